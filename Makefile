@@ -1,0 +1,57 @@
+# Two commands for a newcomer:  `make book`  and  `make test`.
+# Both create the virtual environment .venv on first use (Python 3.11, exact pins).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+NBS    := $(sort $(wildcard chapters/*.ipynb))
+NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q
+
+.PHONY: book test venv unit nbval html-strict browser bench execute ledger clean
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## make book: execute every chapter (writes figures/), build the HTML into _build/html
+book: $(STAMP)
+	$(BIN)/python tools/make_ledger.py
+	$(BIN)/python tools/execute.py $(NBS)
+	$(BIN)/jupyter-book build . --all --path-output . -q
+	@echo
+	@echo "The book is built. Open: file://$(CURDIR)/_build/html/index.html"
+	@echo "(or serve it: $(BIN)/python -m http.server -d _build/html 8000, then http://127.0.0.1:8000)"
+
+## make test: unit tests, strict nbval on every chapter, strict HTML build, browser test
+test: unit nbval html-strict browser
+
+unit: $(STAMP)
+	$(BIN)/python tools/make_ledger.py --check
+	$(BIN)/pytest tests -q
+
+nbval: $(STAMP)
+	$(NBVAL) $(NBS)
+
+html-strict: $(STAMP)
+	$(BIN)/jupyter-book build . --all --path-output . -W -n --keep-going -q
+
+browser: $(STAMP)
+	$(BIN)/python tools/browser_test.py _build/html
+
+execute: $(STAMP)
+	$(BIN)/python tools/execute.py $(NBS)
+
+ledger: $(STAMP)
+	$(BIN)/python tools/make_ledger.py
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf _build

@@ -1,0 +1,84 @@
+"""Helpers the chapter notebooks use: glue numbers, check them, save figures.
+
+* :func:`glue_number` glues a computed number for ``{glue:text}`` in the prose.
+* :func:`record` glues a computed number under its registry key and asserts it
+  against :data:`lib.published.PUBLISHED` (call it in a ``remove-cell`` cell).
+* :func:`savefig` writes ``figures/<chapter>-<name>.png`` reproducibly (no
+  timestamps or version strings), so re-executing a notebook leaves ``figures/``
+  byte-identical.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from .published import PUBLISHED
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "figures"
+
+
+def _glue(name, value):
+    try:
+        from myst_nb import glue
+    except ImportError:  # outside the book (plain python): nothing to glue into
+        return
+    glue(name, value, display=False)
+
+
+def glue_number(name: str, value) -> float:
+    """Glue ``float(value)`` under ``name`` (no output) and return it."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"value for {name!r} is not finite: {value!r}")
+    _glue(name, value)
+    return value
+
+
+def record(key: str, value) -> float:
+    """Glue a computed value under its registry key and check it.
+
+    Also glues ``<key>_dev``: the book value minus the published one.  Raises
+    ``AssertionError`` when an entry whose status is not ``not-reproducible``
+    disagrees with its published value beyond its tolerance.
+    """
+    try:
+        entry = PUBLISHED[key]
+    except KeyError:
+        raise KeyError(f"{key!r} is not in lib.published.PUBLISHED") from None
+    value = glue_number(key, value)
+    glue_number(key + "_dev", value - entry.seed)
+    if entry.status != "not-reproducible" and not entry.agrees(value):
+        raise AssertionError(
+            f"{key}: book value {value!r} disagrees with published {entry.seed!r} "
+            f"(kind={entry.kind}, tol={entry.tol!r}, status={entry.status})"
+        )
+    return value
+
+
+def style():
+    """The book's matplotlib style (bundled DejaVu fonts: identical output everywhere)."""
+    import matplotlib
+
+    matplotlib.rcParams.update(
+        {
+            "figure.dpi": 100,
+            "savefig.dpi": 110,
+            "font.size": 10,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "figure.constrained_layout.use": True,
+            "svg.hashsalt": "continuum-book",
+            "path.simplify": True,
+        }
+    )
+
+
+def savefig(fig, chapter: str, name: str) -> Path:
+    """Save ``fig`` to ``figures/<chapter>-<name>.png`` with fixed metadata."""
+    if not name or "/" in name:
+        raise ValueError(f"name must be a plain file stem, got {name!r}")
+    FIGURES.mkdir(exist_ok=True)
+    path = FIGURES / f"{chapter}-{name}.png"
+    fig.savefig(path, metadata={"Software": None})
+    return path

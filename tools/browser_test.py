@@ -1,0 +1,146 @@
+"""Load every page of the built book in headless Chromium, offline.
+
+Usage: python tools/browser_test.py [HTML_ROOT]      (default _build/html)
+
+Serves HTML_ROOT on 127.0.0.1 and opens each page in Debian's Chromium (installed
+with apt-get when missing) through Playwright, with every other address sent to a
+dead proxy, so a page that needs the network shows it.  For each page it checks:
+
+* no request left 127.0.0.1 (and the static HTML references no outside script,
+  style, font or image),
+* MathJax typeset every formula (no raw ``\\(`` or ``$$`` left in the text),
+* every image loaded (naturalWidth > 0),
+* no console error and no failed request.
+
+Screenshots go to ``_build/screenshots/``.  Exits 1 listing every failure.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1",
+]
+EXTERNAL = re.compile(
+    r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I
+)
+
+
+def ensure_chromium():
+    if Path(CHROMIUM).exists():
+        return
+    print("installing Debian's chromium and a CJK font ...", flush=True)
+    cmd = ["apt-get", "install", "-y", "-q", "chromium", "fonts-noto-cjk"]
+    if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(root: Path):
+    handler = functools.partial(_Quiet, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def static_external_refs(html: str) -> list[str]:
+    """Tags in a page that would load a script, style, font or image from outside."""
+    refs = []
+    for m in EXTERNAL.finditer(html):
+        tag = m.group(0)
+        if tag.lower().startswith("<link") and not re.search(r"rel=[\"']?(stylesheet|preload|icon|modulepreload)", html[m.start(): m.start() + 300], re.I):
+            continue  # plain <link rel="canonical"> etc. loads nothing
+        refs.append(tag[:120])
+    return refs
+
+
+def main(argv):
+    html_root = Path(argv[0]) if argv else ROOT / "_build" / "html"
+    if not (html_root / "index.html").exists():
+        print(f"{html_root} has no index.html: build the book first (make book)")
+        return 1
+    ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    shots = html_root.parent / "screenshots"
+    if shots.exists():
+        shutil.rmtree(shots)
+    shots.mkdir(parents=True)
+    pages = sorted(p.relative_to(html_root).as_posix() for p in html_root.rglob("*.html")
+                   if p.name not in {"genindex.html", "search.html"} and "_static" not in p.parts)
+    httpd = serve(html_root)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    failures: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        for page_path in pages:
+            html = (html_root / page_path).read_text(encoding="utf-8")
+            if re.search(r'http-equiv=["\']refresh', html, re.I):
+                continue  # a redirect stub (index.html -> intro.html)
+            for ref in static_external_refs(html):
+                failures.append(f"{page_path}: references outside the server: {ref}")
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            problems: list[str] = []
+            page.on("console", lambda m, p=problems: p.append(f"console {m.type}: {m.text}")
+                    if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+            page.on("response", lambda r, p=problems: p.append(f"HTTP {r.status}: {r.url}")
+                    if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+            page.on("pageerror", lambda e, p=problems: p.append(f"page error: {e}"))
+            page.on("requestfailed", lambda r, p=problems: p.append(f"request failed: {r.url} ({r.failure})"))
+            page.on("request", lambda r, p=problems: p.append(f"outside request: {r.url}")
+                    if not r.url.startswith((base, "data:", "blob:", "about:")) else None)
+            page.goto(base + page_path, wait_until="load")
+            n_math = page.evaluate("document.querySelectorAll('.math, span.math, div.math').length")
+            if n_math:
+                try:
+                    page.wait_for_function(
+                        "window.MathJax && MathJax.startup && MathJax.startup.promise"
+                        " && document.querySelectorAll('mjx-container').length > 0", timeout=20000)
+                    page.evaluate("MathJax.startup.promise")
+                except Exception as exc:  # noqa: BLE001 - report, do not stop
+                    problems.append(f"MathJax did not typeset: {exc}")
+            n_typeset = page.evaluate("document.querySelectorAll('mjx-container').length")
+            raw = page.evaluate(
+                "(() => { const t = document.querySelector('main') || document.body;"
+                " return (t.innerText.match(/\\\\\\(|\\\\\\[|\\$\\$/g) || []).length; })()")
+            if raw:
+                problems.append(f"{raw} raw TeX delimiters left untypeset")
+            if n_math and n_typeset == 0:
+                problems.append("math present but nothing typeset")
+            bad_imgs = page.evaluate(
+                "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
+            problems += [f"image not loaded: {s}" for s in bad_imgs]
+            n_img = page.evaluate("document.images.length")
+            shot = shots / (page_path.replace("/", "_").removesuffix(".html") + ".png")
+            page.screenshot(path=str(shot), full_page=True)
+            page.close()
+            status = "ok" if not problems else "FAIL"
+            print(f"{status:4} {page_path}: {n_typeset} formulas typeset, {n_img} images")
+            failures += [f"{page_path}: {p}" for p in problems]
+        browser.close()
+    httpd.shutdown()
+    if failures:
+        print("\n".join(["", "browser test failures:"] + failures))
+        return 1
+    print(f"browser test: {len(pages)} pages, all offline, typeset and loaded; screenshots in {shots}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

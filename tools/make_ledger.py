@@ -1,0 +1,104 @@
+"""Write chapters/ledger.md, the appendix page that renders the registry.
+
+Usage: python tools/make_ledger.py [--check]
+
+The page is generated from :data:`lib.published.PUBLISHED`; the book's own values
+are not computed here: each row pastes the value the chapter notebook glued under
+the registry key (``{glue:text}`rod.ipynb::key```), so the ledger shows exactly
+what the chapters computed.  ``--check`` exits 1 when the committed page is stale
+(the unit tests run it).
+"""
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+from lib.published import PUBLISHED, STATUSES, chapter_of
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "chapters" / "ledger.md"
+
+RESULTS = {
+    1: "① Linear frequencies of the discrete rod",
+    2: "② Statics: tip load, tip moment, dynamic relaxation",
+    3: "③ Time integration",
+    4: "④ Piecewise-constant-curvature reduction",
+    5: "⑤ Plane-strain FEM",
+    6: "⑥ Physical scale",
+    7: "⑦ Cross-checks against independent codes",
+    0: "Numbers published elsewhere in the chapter",
+}
+UNITS = {"%": "%", "rel": "rel.", "": "–"}
+STATUS_MARK = {"reproduced": "reproduced", "approximate": "approximate", "not-reproducible": "**not reproducible**"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render() -> str:
+    out = [
+        "(chap-ledger)=",
+        "# Reproduction ledger",
+        "",
+        "Every number that chapter 3.10 of the source publishes is listed here once, with the",
+        "value this book computes for it. The *seed* column is the number as the source prints",
+        "it (from the registry `lib/published.py`); the *book* column is pasted from the chapter",
+        "that computes it (a glued value, not retyped); *book − seed* is their difference and",
+        "*tol* the agreement the chapter asserts when it runs. A bound is marked ≤ or ≥. Statuses:",
+        "",
+        "reproduced",
+        ": the book's value agrees with the printed one within the stated tolerance.",
+        "",
+        "approximate",
+        ": it agrees only loosely; the note says why (an unstated input, a rounding, a window).",
+        "",
+        "not reproducible",
+        ": the source leaves out something the number depends on; the note says what, and the",
+        "  chapter shows what it computes instead.",
+        "",
+        "## Summary",
+        "",
+        "| result | " + " | ".join(STATUSES) + " | total |",
+        "|---|" + "---:|" * (len(STATUSES) + 1),
+    ]
+    by_result: dict[int, list[str]] = {}
+    for key, rec in PUBLISHED.items():
+        by_result.setdefault(rec.result, []).append(key)
+    totals = Counter(rec.status for rec in PUBLISHED.values())
+    for res in sorted(by_result, key=lambda r: (r == 0, r)):
+        c = Counter(PUBLISHED[k].status for k in by_result[res])
+        out.append(f"| {RESULTS[res]} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {sum(c.values())} |")
+    out.append("| **all** | " + " | ".join(f"**{totals[s]}**" for s in STATUSES) + f" | **{len(PUBLISHED)}** |")
+    out.append("")
+    for res in sorted(by_result, key=lambda r: (r == 0, r)):
+        out += [f"## {RESULTS[res]}", "", "| key | seed | unit | book | book − seed | tol | status | note |",
+                "|---|---:|---|---:|---:|---:|---|---|"]
+        for key in by_result[res]:
+            rec = PUBLISHED[key]
+            nb = chapter_of(key)
+            bound = {"upper": "≤ ", "lower": "≥ "}.get(rec.kind, "")
+            out.append(
+                f"| `{key}` | {bound}{rec.seed:g} | {UNITS.get(rec.unit, rec.unit)} "
+                f"| {{glue:text}}`{nb}.ipynb::{key}:.4g` | {{glue:text}}`{nb}.ipynb::{key}_dev:.2g` "
+                f"| {rec.tol:g} | {STATUS_MARK[rec.status]} | {_cell(rec.note)} |"
+            )
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv):
+    text = render()
+    if "--check" in argv:
+        if not TARGET.exists() or TARGET.read_text() != text:
+            print(f"{TARGET.relative_to(ROOT)} is stale: run `python tools/make_ledger.py`")
+            return 1
+        return 0
+    TARGET.write_text(text)
+    print(f"wrote {TARGET.relative_to(ROOT)} ({len(PUBLISHED)} entries)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
