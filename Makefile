@@ -33,13 +33,13 @@ test: unit nbval html-strict browser
 
 unit: $(STAMP)
 	$(BIN)/python tools/make_ledger.py --check
-	$(BIN)/pytest tests -q
+	$(BIN)/pytest tests lib --doctest-modules -q
 
 nbval: $(STAMP)
 	$(NBVAL) $(NBS)
 
 html-strict: $(STAMP)
-	$(BIN)/jupyter-book build . --all --path-output . -W -n --keep-going -q
+	$(BIN)/jupyter-book build . --all --path-output . -W --keep-going -q
 
 browser: $(STAMP)
 	$(BIN)/python tools/browser_test.py _build/html

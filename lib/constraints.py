@@ -378,17 +378,23 @@ class ConstrainedSystem:
         \mathbf B\ddot{\mathbf q} = \boldsymbol\gamma(\mathbf q,\mathbf v)
         - 2\alpha\,\mathbf B\mathbf v - \beta^2\boldsymbol\phi(\mathbf q).
 
-    Fields
-    ------
-    mass : (n, n) constant mass matrix (ndarray or scipy.sparse)
-    force : ``force(t, q, v) -> (n,)`` applied generalised force
-    jacobian : ``jacobian(q) -> (m, n)`` dense constraint Jacobian B
-    gamma : ``gamma(q, v) -> (m,)``, the acceleration-level right-hand side
+    Attributes
+    ----------
+    mass : (n, n) ndarray or scipy.sparse
+        constant mass matrix
+    force : callable
+        ``force(t, q, v) -> (n,)``, the applied generalised force
+    jacobian : callable
+        ``jacobian(q) -> (m, n)``, the dense constraint Jacobian B
+    gamma : callable
+        ``gamma(q, v) -> (m,)``, the acceleration-level right-hand side
         :math:`-\dot{\mathbf B}\mathbf v` (so that the constraint acceleration is
         :math:`\mathbf B\ddot{\mathbf q}-\boldsymbol\gamma`)
-    phi : ``phi(q) -> (m,)`` position-level constraint, or ``None`` for
+    phi : callable or None
+        ``phi(q) -> (m,)``, the position-level constraint, or ``None`` for
         velocity-level (nonholonomic) constraints ``B(q) v = 0``
-    n, m : sizes
+    n, m : int
+        sizes
     """
 
     mass: object

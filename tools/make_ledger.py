@@ -18,6 +18,7 @@ from lib.published import PUBLISHED, STATUSES, chapter_of
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "chapters" / "ledger.md"
+SUMMARY = ROOT / "chapters" / "ledger-summary.md"   # included by intro.md
 
 RESULTS = {
     1: "① Linear frequencies of the discrete rod",
@@ -35,6 +36,26 @@ STATUS_MARK = {"reproduced": "reproduced", "approximate": "approximate", "not-re
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _by_result() -> dict[int, list[str]]:
+    by_result: dict[int, list[str]] = {}
+    for key, rec in PUBLISHED.items():
+        by_result.setdefault(rec.result, []).append(key)
+    return by_result
+
+
+def summary_table() -> str:
+    """Counts of entries per headed result and status, as a markdown table."""
+    by_result = _by_result()
+    totals = Counter(rec.status for rec in PUBLISHED.values())
+    out = ["| result | " + " | ".join(STATUSES) + " | total |",
+           "|---|" + "---:|" * (len(STATUSES) + 1)]
+    for res in sorted(by_result, key=lambda r: (r == 0, r)):
+        c = Counter(PUBLISHED[k].status for k in by_result[res])
+        out.append(f"| {RESULTS[res]} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {sum(c.values())} |")
+    out.append("| **all** | " + " | ".join(f"**{totals[s]}**" for s in STATUSES) + f" | **{len(PUBLISHED)}** |")
+    return "\n".join(out) + "\n"
 
 
 def render() -> str:
@@ -60,18 +81,9 @@ def render() -> str:
         "",
         "## Summary",
         "",
-        "| result | " + " | ".join(STATUSES) + " | total |",
-        "|---|" + "---:|" * (len(STATUSES) + 1),
+        summary_table(),
     ]
-    by_result: dict[int, list[str]] = {}
-    for key, rec in PUBLISHED.items():
-        by_result.setdefault(rec.result, []).append(key)
-    totals = Counter(rec.status for rec in PUBLISHED.values())
-    for res in sorted(by_result, key=lambda r: (r == 0, r)):
-        c = Counter(PUBLISHED[k].status for k in by_result[res])
-        out.append(f"| {RESULTS[res]} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {sum(c.values())} |")
-    out.append("| **all** | " + " | ".join(f"**{totals[s]}**" for s in STATUSES) + f" | **{len(PUBLISHED)}** |")
-    out.append("")
+    by_result = _by_result()
     for res in sorted(by_result, key=lambda r: (r == 0, r)):
         out += [f"## {RESULTS[res]}", "", "| key | seed | unit | book | book − seed | tol | status | note |",
                 "|---|---:|---|---:|---:|---:|---|---|"]
@@ -89,14 +101,20 @@ def render() -> str:
 
 
 def main(argv):
-    text = render()
+    unknown = [a for a in argv if a != "--check"]
+    if unknown:
+        print(__doc__)
+        print(f"unknown argument(s): {' '.join(unknown)}")
+        return 2
+    pages = {TARGET: render(), SUMMARY: summary_table()}
     if "--check" in argv:
-        if not TARGET.exists() or TARGET.read_text() != text:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run `python tools/make_ledger.py`")
-            return 1
-        return 0
-    TARGET.write_text(text)
-    print(f"wrote {TARGET.relative_to(ROOT)} ({len(PUBLISHED)} entries)")
+        stale = [p for p, text in pages.items() if not p.exists() or p.read_text() != text]
+        for p in stale:
+            print(f"{p.relative_to(ROOT)} is stale: run `python tools/make_ledger.py`")
+        return 1 if stale else 0
+    for p, text in pages.items():
+        p.write_text(text)
+    print(f"wrote {TARGET.relative_to(ROOT)} and {SUMMARY.relative_to(ROOT)} ({len(PUBLISHED)} entries)")
     return 0
 
 

@@ -1,0 +1,503 @@
+"""Timing harness shared by ``benchmarks/run.py`` (``make bench``) and the Performance page.
+
+Every measurement is "best of repeats": the candidates of one comparison are
+timed in interleaved rounds (``timeit``), so a burst of load from another
+process hits all of them alike, and the minimum over rounds is kept -- the
+cost of the code itself, not of the machine's other work.  The widget
+response, in contrast, is the median of single calls: what a reader waits for.
+
+Functions return plain dicts / lists of dicts (JSON-ready); times are seconds.
+
+* :func:`rod_kernels` -- lib.rod energy / gradient / Hessian against the
+  per-element loop of ``loop_rod`` (and the proposed gradient kernel).
+* :func:`cost_model` -- least-squares fit t(N) = t0 + c N of those times.
+* :func:`rod_steps` -- one Verlet and one Newmark step of lib's rod against one
+  PyElastica position-Verlet step of the same cantilever.
+* :func:`fem_assembly` -- T6 internal force + tangent on 80 x 8 (lib.fem)
+  against scikit-fem's assembly of the same neo-Hookean forms.
+* :func:`widget_response` -- the compute behind a typical widget.
+* :func:`execute_notebook` / :func:`notebook_times` -- wall time and peak
+  memory of executing each chapter notebook (a copy; nothing is written back).
+* :func:`targets` -- the issue's targets as PASS / FAIL rows.
+* :func:`plot_scaling` -- the log-log figure of cost against N.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+import timeit
+from pathlib import Path
+
+import numpy as np
+
+import lib.fem as fem
+import lib.integrate as integ
+import lib.rod as rod_mod
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(HERE) not in sys.path:  # the notebook imports this file from chapters/
+    sys.path.insert(0, str(HERE))
+
+import loop_rod  # noqa: E402
+import proposals  # noqa: E402
+
+ROD_NS = (1, 20, 80, 320, 1280)  # N = 1 measures the per-call overhead
+KERNELS = ("energy", "gradient", "hessian")
+TIP_LOAD = (0.0, -2.0, 0.0)  # alpha = 2 dead tip load in -y, the chapter's dynamic case
+
+
+# --------------------------------------------------------------------------------------
+# timing primitive
+# --------------------------------------------------------------------------------------
+def best_of(candidates, rounds=20, min_round=2e-3):
+    """Best (minimum) seconds per call of each callable, timed in interleaved rounds.
+
+    Parameters
+    ----------
+    candidates : dict name -> callable()
+    rounds : int
+        Number of rounds; in each, every candidate runs ``number`` times.
+    min_round : float
+        ``number`` is chosen per candidate so that one round lasts about this long.
+
+    Returns
+    -------
+    dict name -> seconds per call
+    """
+    number = {}
+    for name, f in candidates.items():
+        t = timeit.Timer(f).timeit(1)  # also a warm-up call
+        number[name] = max(1, int(min_round / max(t, 1e-7)))
+    best = {name: np.inf for name in candidates}
+    for _ in range(rounds):
+        for name, f in candidates.items():
+            t = timeit.Timer(f).timeit(number[name]) / number[name]
+            best[name] = min(best[name], t)
+    return best
+
+
+def _perturbed_state(rod, seed=0):
+    """A deformed, non-symmetric state near the straight one (fixed seed)."""
+    rng = np.random.default_rng(seed)
+    return rod_mod.straight(rod) + 0.01 * rod.ell * rng.standard_normal(rod.ndof)
+
+
+# --------------------------------------------------------------------------------------
+# rod kernels: lib vs loop
+# --------------------------------------------------------------------------------------
+def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
+    """Time lib.rod energy / gradient / Hessian against the per-element loop.
+
+    The loop takes the state as a Python list (its natural input); the
+    conversion is not timed.  Returns one dict per (N, kernel) with ``lib``,
+    ``loop`` and, for the gradient and Hessian, ``proposal`` (the kernels of
+    ``proposals.py``) seconds per call, plus ``ratio`` = lib / loop.
+    """
+    rows = []
+    for N in Ns:
+        rod = rod_mod.make_rod(N)
+        q = _perturbed_state(rod)
+        ql = q.tolist()
+        cands = {
+            ("energy", "lib"): lambda: rod_mod.energy(rod, q, TIP_LOAD),
+            ("energy", "loop"): lambda: loop_rod.energy(rod, ql, TIP_LOAD),
+            ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+            ("gradient", "loop"): lambda: loop_rod.gradient(rod, ql, TIP_LOAD),
+            ("gradient", "proposal"): lambda: proposals.rod_gradient(rod, q, TIP_LOAD),
+            ("hessian", "lib"): lambda: rod_mod.hessian(rod, q),
+            ("hessian", "loop"): lambda: loop_rod.hessian(rod, ql),
+            ("hessian", "proposal"): lambda: proposals.rod_hessian(rod, q),
+        }
+        best = best_of(cands, rounds=rounds, min_round=min_round)
+        for k in KERNELS:
+            row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")]}
+            if (k, "proposal") in best:
+                row["proposal"] = best[(k, "proposal")]
+            row["ratio"] = row["lib"] / row["loop"]
+            rows.append(row)
+        if progress:
+            progress(f"  rod kernels N = {N} done")
+    return rows
+
+
+def cost_model(rows, kernel, impl="lib"):
+    """Per-call overhead and per-element cost of one implementation: t(N) = t0 + c N.
+
+    The line through the measured times at N = 1 and at the largest N: c is
+    the cost of one more element, t0 = t(1) - c the fixed cost of a call (at
+    N = 1 almost all of the time).  ``rows`` must hold N = 1 (see
+    :func:`rod_kernels`).  Returns ``(t0, c)`` in seconds and seconds per element.
+    """
+    sel = sorted((r for r in rows if r["kernel"] == kernel), key=lambda r: r["N"])
+    if sel[0]["N"] != 1:
+        raise ValueError("rows must include N = 1 (the per-call overhead)")
+    lo, hi = sel[0], sel[-1]
+    c = (hi[impl] - lo[impl]) / (hi["N"] - 1)
+    return float(lo[impl] - c), float(c)
+
+
+def crossover(rows, kernel):
+    """N above which lib is faster than the loop, from :func:`cost_model` of both."""
+    a0, a1 = cost_model(rows, kernel, "lib")
+    b0, b1 = cost_model(rows, kernel, "loop")
+    return (a0 - b0) / (b1 - a1)
+
+
+# --------------------------------------------------------------------------------------
+# one time step: lib Verlet / Newmark vs PyElastica
+# --------------------------------------------------------------------------------------
+def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_dt=0.01,
+              pyelastica=True, progress=print):
+    """Seconds per step of lib's Verlet and Newmark on the rod, and of PyElastica.
+
+    The cantilever: r/L = 0.04, nu = 0.5, ks = 0.9, released straight and at
+    rest under the alpha = 2 dead tip load.  Verlet runs at 0.9 dt_c
+    (dt_c = 2/omega_max); Newmark (beta = 1/4, gamma = 1/2) at ``newmark_dt``,
+    one Newton solve per step (force = gradient, tangent = Hessian, sparse LU).
+    Each timed call runs a fixed sequence of steps from the same start.
+    PyElastica's position-Verlet step is timed on a running simulation (its
+    cost does not depend on the state) at half lib's Verlet step.
+
+    Returns one dict per N with seconds per step (``verlet``, ``verlet_proposal``
+    -- the same step with :func:`proposals.rod_gradient` --, ``newmark``,
+    ``pyelastica`` or None), the step sizes, and ``newton_per_step`` (force
+    evaluations per Newmark step, deterministic).
+    """
+    rows = []
+    for N in Ns:
+        rod = rod_mod.make_rod(N)
+        m = rod_mod.mass(rod)
+        dt_c = integ.critical_step(rod_mod.frequencies(rod)[-1])
+        dt = 0.9 * dt_c
+        q0 = rod_mod.straight(rod)
+        v0 = np.zeros_like(q0)
+
+        def accel(q):
+            return -rod_mod.gradient(rod, q, TIP_LOAD) / m
+
+        def accel_proposal(q):
+            return -proposals.rod_gradient(rod, q, TIP_LOAD) / m
+
+        a0 = accel(q0)
+        calls = {"n": 0}
+
+        def force(u):
+            calls["n"] += 1
+            return rod_mod.gradient(rod, u, TIP_LOAD), rod_mod.hessian(rod, u)
+
+        def run_verlet():
+            q, v, a = q0, v0, a0
+            for _ in range(verlet_steps):
+                q, v, a = integ.verlet_step(q, v, a, dt, accel)
+            return q
+
+        def run_verlet_proposal():
+            q, v, a = q0, v0, a0
+            for _ in range(verlet_steps):
+                q, v, a = integ.verlet_step(q, v, a, dt, accel_proposal)
+            return q
+
+        def run_newmark():
+            u, v, a = q0, v0, a0
+            for _ in range(newmark_steps):
+                u, v, a = integ.newmark_step(u, v, a, newmark_dt, force, m)
+            return u
+
+        if not np.all(np.isfinite(run_verlet())):
+            raise FloatingPointError(f"lib Verlet blew up at N = {N}")
+        calls["n"] = 0
+        run_newmark()
+        newton = calls["n"] / newmark_steps
+        cands = {"verlet": run_verlet, "verlet_proposal": run_verlet_proposal,
+                 "newmark": run_newmark}
+        pe_rod = None
+        if pyelastica:
+            import peers
+
+            pe_step, pe_rod = peers.pyelastica_cantilever(N, r_over_L=rod.r_over_L, nu=rod.nu,
+                                                          ks=rod.ks, tip_force=TIP_LOAD[:2])
+            pe_dt = 0.5 * dt
+
+            def run_pyelastica():
+                for _ in range(verlet_steps):
+                    pe_step(pe_dt)
+
+            cands["pyelastica"] = run_pyelastica
+        best = best_of(cands, rounds=rounds)
+        if pe_rod is not None and not np.all(np.isfinite(pe_rod.position_collection)):
+            raise FloatingPointError(f"PyElastica blew up at N = {N}")
+        rows.append({
+            "N": N,
+            "verlet": best["verlet"] / verlet_steps,
+            "verlet_proposal": best["verlet_proposal"] / verlet_steps,
+            "newmark": best["newmark"] / newmark_steps,
+            "pyelastica": best["pyelastica"] / verlet_steps if pyelastica else None,
+            "verlet_dt": dt,
+            "newmark_dt": newmark_dt,
+            "newton_per_step": newton,
+        })
+        if progress:
+            progress(f"  time steps N = {N} done")
+    return rows
+
+
+# --------------------------------------------------------------------------------------
+# FEM assembly: lib.fem vs scikit-fem
+# --------------------------------------------------------------------------------------
+def fem_state(model):
+    """A smooth bending-like displacement field (u_x = -0.05 X Y / L, u_y = 0.02 (X/L)^2)."""
+    X, Y = model.mesh.nodes.T
+    Lx = model.mesh.length
+    return np.column_stack([-0.05 * Y * X / Lx, 0.02 * (X / Lx) ** 2]).ravel()
+
+
+def fem_assembly(nx=80, ny=8, nu=0.3, rounds=7, progress=print):
+    """Seconds per T6 force + tangent assembly on ``nx x ny``: lib.fem, scikit-fem, proposal.
+
+    Both sides assemble the full (unconstrained) force vector and tangent at
+    the same deformed state; scikit-fem's basis (its precomputation, like
+    ``lib.fem.make_model``) is built once outside the timing.  Also returns the
+    largest differences between the two assemblies (after mapping scikit-fem's
+    dof numbering onto lib's), relative to the largest entry.
+    """
+    import peers
+
+    model = fem.cantilever(nx, ny, "T6", nu=nu)
+    u = fem_state(model)
+    assemble, perm = peers.skfem_neo_hookean(model)
+    u_sk = u[perm]
+    f_lib, K_lib = fem.gradient(model, u), fem.hessian(model, u)
+    f_sk, K_sk = assemble(u_sk)
+    df = float(np.abs(f_lib[perm] - f_sk).max() / np.abs(f_lib).max())
+    dK = float(abs(K_lib[perm][:, perm] - K_sk).max() / abs(K_lib).max())
+    best = best_of({
+        "lib": lambda: (fem.gradient(model, u), fem.hessian(model, u)),
+        "skfem": lambda: assemble(u_sk),
+        "proposal": lambda: proposals.fem_force_tangent(model, u),
+    }, rounds=rounds, min_round=0.0)
+    if progress:
+        progress(f"  FEM assembly {nx}x{ny} done")
+    return {"nx": nx, "ny": ny, "n_dofs": model.n_dofs, "n_elements": len(model.dofs),
+            "lib": best["lib"], "skfem": best["skfem"], "proposal": best["proposal"],
+            "force_rel_diff": df, "tangent_rel_diff": dK}
+
+
+# --------------------------------------------------------------------------------------
+# widget response
+# --------------------------------------------------------------------------------------
+def widget_response(Ns=(10, 20, 40, 80), calls=5, progress=print):
+    """Median wall time of the compute behind typical rod widgets, per N.
+
+    * ``modes``: a mode-shape explorer -- ``make_rod(N)`` then
+      ``rod.modes(rod, 4)`` (frequencies and shapes of the four lowest modes);
+    * ``frequencies``: ``rod.frequencies(rod)`` (the whole spectrum);
+    * ``static``: a tip-load slider -- ``rod.static`` at alpha = 5 (10 load steps).
+    """
+    rows = []
+    for N in Ns:
+        jobs = {
+            "modes": lambda: rod_mod.modes(rod_mod.make_rod(N), 4),
+            "frequencies": lambda: rod_mod.frequencies(rod_mod.make_rod(N)),
+            "static": lambda: rod_mod.static(rod_mod.make_rod(N), (0.0, -5.0, 0.0)),
+        }
+        row = {"N": N}
+        for name, f in jobs.items():
+            f()  # warm-up
+            ts = []
+            for _ in range(calls):
+                t0 = time.perf_counter()
+                f()
+                ts.append(time.perf_counter() - t0)
+            row[name] = float(np.median(ts))
+        rows.append(row)
+    if progress:
+        progress("  widget response done")
+    return rows
+
+
+def widget_response_single_thread():
+    """:func:`widget_response` in a fresh process with ``OPENBLAS_NUM_THREADS=1``.
+
+    On a machine whose cores are busy, OpenBLAS threads that wait for each
+    other can make a small dense SVD several times slower; this measures the
+    widgets with BLAS confined to one thread.  Returns None if the run fails.
+    """
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    proc = subprocess.run([sys.executable, str(HERE / "run.py"), "--widgets-json"],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    try:
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# notebooks: wall time and peak memory
+# --------------------------------------------------------------------------------------
+def execute_notebook(path, timeout=900):
+    """Execute a copy of a notebook (nothing is written back); return seconds.
+
+    Same client settings as ``tools/execute.py`` (kernel ``python3``, working
+    directory = the notebook's folder).
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}},
+                            record_timing=False)
+    t0 = time.perf_counter()
+    client.execute()
+    return time.perf_counter() - t0
+
+
+def peak_rss_mb(who=resource.RUSAGE_SELF):
+    """Peak resident memory in MB (``ru_maxrss`` is in kB on Linux)."""
+    return resource.getrusage(who).ru_maxrss / 1024.0
+
+
+def notebook_times(paths, progress=print):
+    """Execute each notebook in a fresh subprocess (cold kernel); time and peak memory.
+
+    Each run is ``python benchmarks/run.py --execute-one PATH``, which reports
+    the wall time and the peak RSS of its kernel (``RUSAGE_CHILDREN``).  A
+    failing notebook is recorded with its error, not raised.
+    """
+    rows = []
+    for p in paths:
+        p = Path(p)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, str(HERE / "run.py"), "--execute-one", str(p)],
+                              capture_output=True, text=True, cwd=ROOT)
+        wall = time.perf_counter() - t0
+        try:
+            out = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (IndexError, json.JSONDecodeError):
+            err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            out = {"seconds": None, "kernel_peak_mb": None, "kernel_cpu_seconds": None,
+                   "error": err[:300]}
+        out.update({"notebook": str(p.relative_to(ROOT)), "process_seconds": wall})
+        rows.append(out)
+        if progress:
+            s = "FAILED: " + out["error"] if out.get("error") else f"{out['seconds']:.1f} s"
+            progress(f"  executed {out['notebook']}: {s}")
+    return rows
+
+
+def execute_one(path):
+    """Body of ``run.py --execute-one``: JSON with wall seconds, the kernel's peak memory
+    and its CPU seconds (user + system, all threads; on a busy machine the wall time
+    grows but the CPU time hardly does)."""
+    try:
+        seconds = execute_notebook(path)
+        err = None
+    except Exception as exc:  # report, do not hide: the caller prints it
+        msg = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip().splitlines() or [""]
+        seconds, err = None, f"{type(exc).__name__}: {msg[-1][:250]}"
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return json.dumps({"seconds": seconds, "kernel_peak_mb": ru.ru_maxrss / 1024.0,
+                       "kernel_cpu_seconds": ru.ru_utime + ru.ru_stime, "error": err})
+
+
+# --------------------------------------------------------------------------------------
+# targets
+# --------------------------------------------------------------------------------------
+def _row(rows, **match):
+    for r in rows:
+        if all(r.get(k) == v for k, v in match.items()):
+            return r
+    return None
+
+
+def targets(results):
+    """The issue's targets as dicts (name, measured, limit, unit, passed) from ``results``.
+
+    Only targets whose measurements are present in ``results`` are returned.
+    """
+    out = []
+
+    def add(name, measured, op, limit, unit):
+        passed = measured <= limit if op == "<=" else measured >= limit
+        out.append({"target": name, "measured": measured, "op": op, "limit": limit,
+                    "unit": unit, "passed": bool(passed)})
+
+    rk = results.get("rod_kernels")
+    if rk:
+        r = _row(rk, N=20, kernel="gradient")
+        if r:
+            add("rod gradient, lib/loop time at N = 20", r["lib"] / r["loop"], "<=", 2.0, "x")
+        r = _row(rk, N=1280, kernel="gradient")
+        if r:
+            add("rod gradient, speed-up over loop at N = 1280", r["loop"] / r["lib"], ">=", 15.0,
+                "x")
+    st = results.get("rod_steps")
+    if st:
+        r = _row(st, N=80)
+        if r and r.get("pyelastica"):
+            add("Verlet step at N = 80, lib/PyElastica time", r["verlet"] / r["pyelastica"],
+                "<=", 1.0, "x")
+    fa = results.get("fem_assembly")
+    if fa:
+        add("T6 force+tangent 80x8, lib/scikit-fem time", fa["lib"] / fa["skfem"], "<=", 1.0, "x")
+    wr = results.get("widget_response")
+    if wr:
+        worst = max(max(v for k, v in r.items() if k != "N") for r in wr)
+        add("widget response (worst median)", worst, "<=", 0.3, "s")
+    nbs = results.get("notebooks")
+    if nbs:
+        if all(r["seconds"] is not None for r in nbs):
+            add("whole book cold execution", sum(r["seconds"] for r in nbs), "<=", 180.0, "s")
+        else:
+            out.append({"target": "whole book cold execution", "measured": None, "op": "<=",
+                        "limit": 180.0, "unit": "s", "passed": False})
+    mem = results.get("peak_memory_mb")
+    if mem:
+        add("peak memory (largest process)", max(v for v in mem.values() if v),
+            "<=", 2048.0, "MB")
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# figure
+# --------------------------------------------------------------------------------------
+def plot_scaling(rows):
+    """Log-log figure of seconds per call against N: lib (solid) and loop (dashed)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    colours = {"energy": "C0", "gradient": "C1", "hessian": "C2"}
+    for k in KERNELS:
+        sel = [r for r in rows if r["kernel"] == k]
+        N = [r["N"] for r in sel]
+        ax.loglog(N, [1e6 * r["lib"] for r in sel], "o-", color=colours[k], label=f"{k}: lib")
+        ax.loglog(N, [1e6 * r["loop"] for r in sel], "s--", color=colours[k], mfc="none",
+                  label=f"{k}: loop")
+    ax.set_xlabel("number of elements $N$")
+    ax.set_ylabel("time per call [µs]")
+    ax.set_xticks([r["N"] for r in rows if r["kernel"] == "energy"])
+    ax.set_xticklabels([str(r["N"]) for r in rows if r["kernel"] == "energy"])
+    ax.minorticks_off()
+    ax.legend(ncol=3, fontsize=8, loc="upper left")
+    ax.set_title("Rod kernels: vectorised library against a per-element loop")
+    return fig
+
+
+def machine():
+    """A short description of the machine and its load (for the record)."""
+    import platform
+
+    import scipy
+
+    return {"python": platform.python_version(), "numpy": np.__version__,
+            "scipy": scipy.__version__, "cpus": os.cpu_count(),
+            "loadavg": [round(x, 2) for x in os.getloadavg()], "platform": platform.platform()}

@@ -1,0 +1,198 @@
+"""``make bench``: measure lib against a loop baseline and two peer libraries, side by side.
+
+Usage::
+
+    .venv/bin/python benchmarks/run.py [--quick] [--no-notebooks] [--no-pyelastica]
+
+Prints one table per comparison and the issue's targets with PASS / FAIL, writes
+``_build/bench/results.json`` and the log-log figure ``_build/bench/performance-scaling.png``.
+
+* rod energy / gradient / Hessian at N = 20, 80, 320, 1280: lib.rod against the
+  per-element Python loop of ``benchmarks/loop_rod.py``;
+* one Verlet and one Newmark step of lib's rod at N = 20, 80 against one
+  PyElastica step of the same cantilever;
+* T6 neo-Hookean force + tangent on 80 x 8: lib.fem against scikit-fem;
+* the compute behind a typical widget;
+* the wall time and peak memory of executing every chapter notebook (a copy,
+  each in a fresh kernel; the committed notebooks are not rewritten).
+
+``--quick`` uses fewer timing rounds; ``--no-notebooks`` skips the notebook runs.
+Timings are the minimum over interleaved rounds (see ``benchmarks/bench.py``).
+The first run in a fresh environment compiles PyElastica's numba kernels
+(tens of seconds, cached afterwards).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench  # noqa: E402
+
+ROOT = bench.ROOT
+OUT = ROOT / "_build" / "bench"
+
+
+def us(t):
+    return f"{1e6 * t:10.1f}"
+
+
+def print_rod_kernels(rows):
+    print("\nRod kernels, time per call [µs] (best of repeats)")
+    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9}"
+          f" {'proposal':>10}")
+    for r in rows:
+        prop = us(r["proposal"]) if "proposal" in r else f"{'':>10}"
+        print(f"{r['N']:>6} {r['kernel']:<9} {us(r['lib'])} {us(r['loop'])} "
+              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f} {prop}")
+    print("  cost model t = t0 + c N (the line through N = 1 and the largest N):")
+    for k in bench.KERNELS:
+        (a0, a1), (b0, b1) = bench.cost_model(rows, k, "lib"), bench.cost_model(rows, k, "loop")
+        print(f"    {k:<8}: lib t0 = {1e6 * a0:6.1f} µs, c = {1e9 * a1:7.1f} ns/element; "
+              f"loop t0 = {1e6 * b0:6.1f} µs, c = {1e9 * b1:7.1f} ns/element; "
+              f"break-even N = {bench.crossover(rows, k):.0f}")
+    print("  'proposal' = benchmarks/proposals.py rod_gradient / rod_hessian: drop-in kernels "
+          "not (yet) in lib")
+
+
+def print_steps(rows):
+    print("\nOne time step of the r/L = 0.04 cantilever [µs per step] (best of repeats)")
+    print(f"{'N':>6} {'lib Verlet':>11} {'lib Newmark':>12} {'PyElastica':>11} "
+          f"{'Verlet/PyEl':>12} {'Newton it.':>11} {'Verlet dt':>10} {'Newmark dt':>11} "
+          f"{'Verlet(proposal)':>17}")
+    for r in rows:
+        pe = r["pyelastica"]
+        pe_s = us(pe) if pe else f"{'n/a':>10}"
+        ratio = f"{r['verlet'] / pe:>12.2f}" if pe else f"{'n/a':>12}"
+        print(f"{r['N']:>6} {us(r['verlet']):>11} {us(r['newmark']):>12} {pe_s:>11} {ratio} "
+              f"{r['newton_per_step']:>11.1f} {r['verlet_dt']:>10.3e} {r['newmark_dt']:>11.3g} "
+              f"{us(r['verlet_proposal']):>17}")
+    print("  PyElastica: 3-D rod, position Verlet (one force evaluation per step, as velocity "
+          "Verlet); Newmark: one Newton solve with Hessian + sparse LU per iteration")
+
+
+def print_fem(r):
+    print(f"\nT6 neo-Hookean force + tangent, {r['nx']} x {r['ny']} cells, "
+          f"{r['n_elements']} elements, {r['n_dofs']} dofs [ms] (best of repeats)")
+    print(f"  lib.fem      {1e3 * r['lib']:9.2f}")
+    print(f"  scikit-fem   {1e3 * r['skfem']:9.2f}   "
+          f"(lib/scikit-fem = {r['lib'] / r['skfem']:.2f})")
+    print(f"  proposal     {1e3 * r['proposal']:9.2f}   (lib.fem with einsum(..., optimize=True); "
+          f"proposal/scikit-fem = {r['proposal'] / r['skfem']:.2f})")
+    print(f"  agreement lib vs scikit-fem: force {r['force_rel_diff']:.1e}, "
+          f"tangent {r['tangent_rel_diff']:.1e} (relative to the largest entry)")
+
+
+def print_widgets(rows, rows1=None):
+    print("\nWidget compute, median wall time of one call [ms]"
+          + ("; in brackets with OPENBLAS_NUM_THREADS=1" if rows1 else ""))
+    print(f"{'N':>6} {'modes(4)':>18} {'frequencies':>18} {'static a=5':>18}")
+    for i, r in enumerate(rows):
+        cells = []
+        for k in ("modes", "frequencies", "static"):
+            one = f" ({1e3 * rows1[i][k]:.2f})" if rows1 else ""
+            cells.append(f"{1e3 * r[k]:.2f}{one}")
+        print(f"{r['N']:>6} " + " ".join(f"{c:>18}" for c in cells))
+
+
+def print_notebooks(rows, mem):
+    print("\nChapter notebooks, cold execution (fresh kernel each)")
+    print(f"  {'notebook':<34} {'wall [s]':>8} {'kernel CPU [s]':>15} {'kernel peak [MB]':>17}")
+    for r in rows:
+        if r.get("error"):
+            print(f"  {r['notebook']:<34} FAILED  {r['error']}")
+        else:
+            print(f"  {r['notebook']:<34} {r['seconds']:8.1f} {r['kernel_cpu_seconds']:15.1f} "
+                  f"{r['kernel_peak_mb']:17.0f}")
+    ok = [r for r in rows if r["seconds"] is not None]
+    print(f"  {'total':<34} {sum(r['seconds'] for r in ok):8.1f} "
+          f"{sum(r['kernel_cpu_seconds'] for r in ok):15.1f}")
+    print(f"Peak memory: bench process {mem['bench_process']:.0f} MB"
+          + (f", largest notebook kernel {mem['largest_kernel']:.0f} MB"
+             if mem.get("largest_kernel") else ""))
+
+
+def print_targets(rows):
+    print("\nTargets")
+    for t in rows:
+        fmt = ".2f" if t["unit"] == "x" else ".3g"
+        m = "n/a" if t["measured"] is None else f"{t['measured']:{fmt}} {t['unit']}"
+        verdict = "PASS" if t["passed"] else "FAIL"
+        print(f"  {verdict}  {t['target']:<48} {m:>12}  (target {t['op']} {t['limit']:g} "
+              f"{t['unit']})")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer timing rounds")
+    ap.add_argument("--no-notebooks", action="store_true", help="skip executing the chapters")
+    ap.add_argument("--no-pyelastica", action="store_true", help="skip the PyElastica step")
+    ap.add_argument("--execute-one", metavar="NOTEBOOK", help=argparse.SUPPRESS)
+    ap.add_argument("--widgets-json", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.execute_one:  # internal: one notebook in this fresh process
+        print(bench.execute_one(args.execute_one))
+        return 0
+    if args.widgets_json:  # internal: widget timing in a process with its own environment
+        print(json.dumps(bench.widget_response(progress=None)))
+        return 0
+
+    rounds = 5 if args.quick else 30
+    t_start = time.perf_counter()
+    results = {"machine": bench.machine(), "quick": args.quick}
+    print(f"make bench: Python {results['machine']['python']}, numpy "
+          f"{results['machine']['numpy']}, {results['machine']['cpus']} CPUs, load average "
+          f"{results['machine']['loadavg']}", flush=True)
+    results["rod_kernels"] = bench.rod_kernels(rounds=rounds, min_round=1e-3)
+    results["rod_steps"] = bench.rod_steps(rounds=rounds,
+                                           pyelastica=not args.no_pyelastica)
+    results["fem_assembly"] = bench.fem_assembly(rounds=max(3, rounds // 3))
+    results["widget_response"] = bench.widget_response()
+    results["widget_response_1thread"] = bench.widget_response_single_thread()
+    mem = {"bench_process": bench.peak_rss_mb()}
+    if not args.no_notebooks:
+        nbs = sorted((ROOT / "chapters").glob("*.ipynb"))
+        results["notebooks"] = bench.notebook_times(nbs)
+        kernels = [r["kernel_peak_mb"] for r in results["notebooks"] if r["kernel_peak_mb"]]
+        mem["largest_kernel"] = max(kernels) if kernels else None
+    results["peak_memory_mb"] = mem
+    results["targets"] = bench.targets(results)
+    results["machine"]["loadavg_end"] = bench.machine()["loadavg"]
+    results["bench_seconds"] = time.perf_counter() - t_start
+
+    print_rod_kernels(results["rod_kernels"])
+    print_steps(results["rod_steps"])
+    print_fem(results["fem_assembly"])
+    print_widgets(results["widget_response"], results.get("widget_response_1thread"))
+    if "notebooks" in results:
+        print_notebooks(results["notebooks"], mem)
+    else:
+        print(f"\nPeak memory: bench process {mem['bench_process']:.0f} MB (notebooks skipped)")
+    print_targets(results["targets"])
+
+    from lib.book import style
+
+    style()
+    import matplotlib.pyplot as plt
+
+    # Timings change from run to run, so the plot goes to _build/, not to figures/
+    # (whose files must be byte-reproducible).
+    OUT.mkdir(parents=True, exist_ok=True)
+    fig = bench.plot_scaling(results["rod_kernels"])
+    path = OUT / "performance-scaling.png"
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1))
+    print(f"\nwrote {path.relative_to(ROOT)} and {(OUT / 'results.json').relative_to(ROOT)} "
+          f"({results['bench_seconds']:.0f} s; load average at the end "
+          f"{results['machine']['loadavg_end']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,333 @@
+"""Analytic and continuum references for the planar cantilever.
+
+Every quantity is nondimensional: length L = 1, bending stiffness EI = 1 and
+mass per length rhoA = 1, so an angular frequency omega is the number
+Omega = omega L^2 sqrt(rhoA / EI) and a tip load P is alpha = P L^2 / EI.
+
+Public functions
+----------------
+euler_bernoulli_omegas(k)            Omega_1..Omega_k, clamped-free Euler-Bernoulli beam
+timoshenko_omegas(k, r_over_L, ...)  Omega_1..Omega_k, clamped-free Timoshenko beam (solve_bvp)
+timoshenko_shear_coefficient(nu)     Cowper's k_s = 6(1+nu)/(7+6nu) for a circular section
+elastica_tip(alpha)                  tip (x, y) of the inextensible elastica, dead load in -y
+elastica_shape(alpha, s)             the whole elastica (x(s), y(s), theta(s))
+arc_tip(kappa_L)                     tip (x, y) of a constant-curvature arc (pure tip moment)
+
+References: Timoshenko (1921) for the shear-deformable beam, Cowper (1966) for
+the shear coefficient; the elastica is the Kirchhoff rod of the seed's chapter
+2.16 (Euler's elastica).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.integrate import solve_bvp, solve_ivp
+from scipy.optimize import brentq
+
+__all__ = [
+    "euler_bernoulli_omegas",
+    "timoshenko_omegas",
+    "timoshenko_shear_coefficient",
+    "elastica_tip",
+    "elastica_shape",
+    "arc_tip",
+]
+
+
+def _check_count(k, name="k"):
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"{name} must be a positive integer, got {k!r}")
+    return int(k)
+
+
+def _check_nu(nu):
+    nu = float(nu)
+    if not (-1.0 < nu <= 0.5):
+        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
+    return nu
+
+
+def euler_bernoulli_omegas(k):
+    """Dimensionless frequencies of the clamped-free Euler-Bernoulli beam.
+
+    The mode k has omega_k = Omega_k sqrt(EI / rhoA) / L^2 with
+    Omega_k = beta_k^2 and beta_k the k-th positive root of
+
+        cos(beta) cosh(beta) = -1.
+
+    The roots are bracketed in ((k - 1) pi, k pi) and found by ``brentq`` on
+    cos(beta) + 1/cosh(beta), which is the same equation without overflow.
+
+    Parameters
+    ----------
+    k : int
+        Number of modes (>= 1).
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        Omega_1 .. Omega_k, ascending.
+
+    Examples
+    --------
+    >>> euler_bernoulli_omegas(3).round(4)
+    array([ 3.516 , 22.0345, 61.6972])
+    """
+    k = _check_count(k)
+
+    def f(b):
+        return np.cos(b) + 1.0 / np.cosh(b)
+
+    betas = [brentq(f, max(j - 1, 0.5) * np.pi, j * np.pi, xtol=1e-15, rtol=1e-15)
+             for j in range(1, k + 1)]
+    return np.asarray(betas) ** 2
+
+
+def timoshenko_shear_coefficient(nu):
+    """Cowper's shear coefficient of a solid circular section, 6(1+nu)/(7+6nu).
+
+    >>> round(timoshenko_shear_coefficient(0.5), 12)
+    0.9
+    """
+    nu = _check_nu(nu)
+    return 6.0 * (1.0 + nu) / (7.0 + 6.0 * nu)
+
+
+def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
+    """Dimensionless frequencies of the clamped-free Timoshenko beam by ``solve_bvp``.
+
+    Circular section of radius r with L = EI = rhoA = 1, so EA = 4/r^2,
+    k_sGA = ks EA / (2(1+nu)) and rhoI = r^2/4.  For a mode w, psi
+    (deflection, section rotation) at angular frequency omega,
+
+        -rhoA omega^2 w   = (k_sGA (w' - psi))',
+        -rhoI omega^2 psi = EI psi'' + k_sGA (w' - psi),
+
+    with w = psi = 0 at s = 0 and zero shear force and moment at s = 1.
+    Written first order in y = (w, psi, Q, m), Q = k_sGA (w' - psi),
+    m = EI psi', with omega^2 an unknown parameter and the normalisation
+    w(1) = 1.  Each mode starts from its Euler-Bernoulli shape and frequency.
+
+    Parameters
+    ----------
+    k : int
+        Number of modes (>= 1).
+    r_over_L : float
+        Section radius over length (> 0).
+    nu : float
+        Poisson ratio in (-1, 0.5].
+    ks : float, optional
+        Shear coefficient; Cowper's 6(1+nu)/(7+6nu) by default.
+    tol, nodes :
+        ``solve_bvp`` tolerance and initial mesh size.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        Omega_1 .. Omega_k.
+
+    Raises
+    ------
+    RuntimeError
+        If ``solve_bvp`` does not report success for a mode (names the mode
+        and the solver message).
+
+    References
+    ----------
+    Timoshenko (1921); Cowper (1966).
+
+    Examples
+    --------
+    >>> timoshenko_omegas(2, 0.04).round(4)
+    array([ 3.502 , 21.4417])
+    """
+    k = _check_count(k)
+    r = float(r_over_L)
+    if not r > 0:
+        raise ValueError(f"r_over_L must be > 0, got {r_over_L!r}")
+    nu = _check_nu(nu)
+    if ks is None:
+        ks = timoshenko_shear_coefficient(nu)
+    elif not float(ks) > 0:
+        raise ValueError(f"ks must be > 0, got {ks!r}")
+    EA = 4.0 / r**2
+    S = float(ks) * EA / (2.0 * (1.0 + nu))
+    rhoI = r**2 / 4.0
+
+    def rhs(s, y, p):
+        w2 = p[0]
+        w, psi, Q, m = y
+        return np.vstack([psi + Q / S, m, -w2 * w, -rhoI * w2 * psi - Q])
+
+    def bc(ya, yb, p):
+        return np.array([ya[0], ya[1], yb[2], yb[3], yb[0] - 1.0])
+
+    s = np.linspace(0.0, 1.0, nodes)
+    out = np.empty(k)
+    for j, Om in enumerate(euler_bernoulli_omegas(k)):
+        b = np.sqrt(Om)
+        # Euler-Bernoulli clamped-free mode, normalised to w(1) = 1
+        sig = (np.cosh(b) + np.cos(b)) / (np.sinh(b) + np.sin(b))
+
+        def mode(x, d=0):
+            parts = [
+                (np.cosh, np.cos, np.sinh, np.sin),
+                (np.sinh, lambda t: -np.sin(t), np.cosh, np.cos),
+                (np.cosh, lambda t: -np.cos(t), np.sinh, lambda t: -np.sin(t)),
+                (np.sinh, np.sin, np.cosh, lambda t: -np.cos(t)),
+            ][d]
+            ch, c, sh, sn = parts
+            return b**d * (ch(b * x) - c(b * x) - sig * (sh(b * x) - sn(b * x)))
+
+        w1 = mode(1.0)
+        w = mode(s) / w1
+        psi = mode(s, 1) / w1
+        m = mode(s, 2) / w1
+        Q = -mode(s, 3) / w1
+        y0 = np.vstack([w, psi, Q, m])
+        sol = solve_bvp(rhs, bc, s, y0, p=[Om**2], tol=tol, max_nodes=200000)
+        if sol.status != 0:
+            raise RuntimeError(
+                f"solve_bvp failed for Timoshenko mode {j + 1} (r_over_L={r}): "
+                f"status {sol.status}, {sol.message}"
+            )
+        out[j] = np.sqrt(sol.p[0])
+    if np.any(np.diff(out) <= 0):
+        raise RuntimeError(f"Timoshenko modes not distinct/ascending: {out}")
+    return out
+
+
+def _elastica_ivp(alpha, kappa0, dense=False, stop=False):
+    # y = (theta, theta', x, y);  theta'' = alpha cos(theta)
+    def f(s, u):
+        return [u[1], alpha * np.cos(u[0]), np.cos(u[0]), np.sin(u[0])]
+
+    def turn(s, u):  # theta' returns to zero: the free end of a shorter rod
+        return u[1]
+
+    turn.terminal = True
+    turn.direction = 1.0
+    return solve_ivp(f, (0.0, 1.0), [0.0, -kappa0, 0.0, 0.0], method="DOP853",
+                     rtol=1e-12, atol=1e-14, dense_output=dense,
+                     events=turn if stop else None)
+
+
+def _elastica_solve(alpha):
+    alpha = float(alpha)
+    if not np.isfinite(alpha):
+        raise ValueError(f"alpha must be finite, got {alpha!r}")
+    if alpha == 0.0:
+        return alpha, 0.0
+    sgn = np.sign(alpha)
+    a = abs(alpha)
+
+    # Shoot on the clamp curvature kappa0 = -theta'(0).  The first integral
+    # theta'^2/2 = a (sin(theta) - sin(theta_1)) bounds kappa0 by sqrt(2a)
+    # (theta_1 -> -pi/2, never reached).  Along the physical branch theta'
+    # stays <= 0; if it returns to zero at s = S < 1 the rod is too short
+    # for that kappa0 and g = 1 - S > 0, otherwise g = theta'(1) <= 0.
+    # g is monotone and continuous through its single root.
+    def g(kappa0):
+        if kappa0 <= 0.0:
+            return 1.0
+        sol = _elastica_ivp(a, kappa0, stop=True)
+        if sol.t_events[0].size:
+            return 1.0 - sol.t_events[0][0]
+        return sol.y[1, -1]
+
+    kappa0 = brentq(g, 0.0, np.sqrt(2.0 * a), xtol=1e-14, rtol=1e-14)
+    return sgn, kappa0
+
+
+def elastica_shape(alpha, s=None):
+    """Shape of the inextensible elastica cantilever under a dead tip load.
+
+    The load alpha = P L^2 / EI acts in -y at the free end; with theta the
+    counter-clockwise tangent angle,
+
+        theta'' = alpha cos(theta),  theta(0) = 0,  theta'(1) = 0,
+        x' = cos(theta),  y' = sin(theta),
+
+    solved by shooting on theta'(0) (``solve_ivp`` DOP853, rtol 1e-12, and
+    ``brentq``).  A negative alpha loads in +y (mirror image).
+
+    Parameters
+    ----------
+    alpha : float
+        Load parameter P L^2 / EI.
+    s : array_like, optional
+        Arc-length stations in [0, 1]; 101 equally spaced by default.
+
+    Returns
+    -------
+    x, y, theta : ndarray
+        Centre line and tangent angle at the stations ``s``.
+
+    Examples
+    --------
+    >>> x, y, th = elastica_shape(0.0, [0.0, 1.0])
+    >>> x.tolist(), y.tolist()
+    ([0.0, 1.0], [0.0, 0.0])
+    """
+    s = np.linspace(0.0, 1.0, 101) if s is None else np.asarray(s, dtype=float)
+    if np.any((s < 0) | (s > 1)):
+        raise ValueError("s must lie in [0, 1]")
+    sgn, kappa0 = _elastica_solve(alpha)
+    if kappa0 == 0.0:
+        return s.copy(), np.zeros_like(s), np.zeros_like(s)
+    sol = _elastica_ivp(abs(float(alpha)), kappa0, dense=True)
+    th, _, x, y = sol.sol(s)
+    return x, sgn * y, sgn * th
+
+
+def elastica_tip(alpha):
+    """Tip (x, y) of the inextensible elastica cantilever, dead load in -y.
+
+    See :func:`elastica_shape` for the equations; y < 0 for alpha > 0.
+    For a small load the tip deflection tends to the linear -alpha/3.
+
+    Parameters
+    ----------
+    alpha : float
+        Load parameter P L^2 / EI.
+
+    Returns
+    -------
+    (x, y) : tuple of float
+
+    Examples
+    --------
+    >>> x, y = elastica_tip(1e-6)
+    >>> round(y / 1e-6, 6)
+    -0.333333
+    >>> x, y = elastica_tip(2.0)
+    >>> round(x, 5), round(y, 5)
+    (0.83936, -0.49346)
+    """
+    x, y, _ = elastica_shape(alpha, [1.0])
+    return float(x[0]), float(y[0])
+
+
+def arc_tip(kappa_L):
+    """Tip (x, y) of the constant-curvature arc of a pure tip moment.
+
+    An inextensible rod under a tip moment M = EI kappa bends into a circular
+    arc of curvature kappa; with a = kappa L the tip sits at
+    (L sin(a)/a, L (1 - cos a)/a) (counter-clockwise for M > 0).
+
+    Parameters
+    ----------
+    kappa_L : float
+        Curvature times length, a = M L / EI.
+
+    Examples
+    --------
+    >>> x, y = arc_tip(np.pi)
+    >>> print(f"{x:.12f} {y:.12f} {2 / np.pi:.12f}")
+    0.000000000000 0.636619772368 0.636619772368
+    """
+    a = float(kappa_L)
+    if not np.isfinite(a):
+        raise ValueError(f"kappa_L must be finite, got {kappa_L!r}")
+    if abs(a) < 1e-4:  # series, avoids 0/0
+        return 1.0 - a**2 / 6.0 + a**4 / 120.0, a / 2.0 - a**3 / 24.0
+    return np.sin(a) / a, (1.0 - np.cos(a)) / a

@@ -1,0 +1,372 @@
+"""Interactive explorations: the compute functions behind the book's widgets.
+
+Every chapter has an *Explore* section.  In Jupyter it shows ipywidgets sliders;
+the HTML book cannot run a kernel, so it shows a static figure made by the same
+compute function at the default slider values.  The compute functions return plain
+arrays (no plotting) so the tests can check them; the ``*_widget`` builders wire a
+function to sliders and a matplotlib plot.
+
+Compute functions
+-----------------
+verlet_energy(dt_ratio, N, r_over_L, nsteps)       Verlet on the linear rod at dt = ratio * dt_c
+rod_frequency_errors(r_over_L, Ns)                  Omega_1, Omega_2 errors of the discrete rod
+pcc_frequency_ratios(n_max, modes)                  PCC / Euler-Bernoulli frequency ratios
+locking_ratios(nu, element, sizes)                  FEM tip deflection / beam theory
+pendulum_drift(alpha, t_end)                        constraint drift of the Cartesian pendulum
+clamp_convergence(clamp, Ns)                        inextensible chain: clamp spring vs convergence order
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import beam, constraints, fem, pcc, rod
+
+__all__ = [
+    "verlet_energy",
+    "rod_frequency_errors",
+    "pcc_frequency_ratios",
+    "locking_ratios",
+    "pendulum_drift",
+    "clamp_convergence",
+    "plot_clamp_convergence",
+    "clamp_widget",
+    "plot_verlet_energy",
+    "plot_rod_frequency_errors",
+    "plot_pcc_frequency_ratios",
+    "plot_locking_ratios",
+    "plot_pendulum_drift",
+    "verlet_widget",
+    "rod_widget",
+    "pcc_widget",
+    "locking_widget",
+    "pendulum_widget",
+]
+
+
+def _check_positive(value, name):
+    if not (np.isscalar(value) and np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def _check_count(value, name, low=1):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------------------------
+# rod: explicit stability and convergence
+# ---------------------------------------------------------------------------------
+def verlet_energy(dt_ratio, N=20, r_over_L=0.04, nsteps=600):
+    r"""Energy ratio E_n / E_0 of velocity Verlet on the rod linearised about straight.
+
+    The linear system is :math:`M\ddot q + Kq = 0` with ``K = rod.hessian(rod, straight)``
+    and the lumped ``M``.  The step is ``dt = dt_ratio * 2/omega_max``.  The start
+    state has the first bending mode as displacement and a velocity of
+    ``1e-3 * omega_max`` times the top (shear-rotation) mode, so the top mode is
+    present from the first step and an unstable step shows within a few dozen steps.
+
+    Returns
+    -------
+    steps : (nsteps + 1,) int        step index n
+    ratio : (nsteps + 1,) float      E_n / E_0 (capped at 1e12 once it has blown up)
+
+    Examples
+    --------
+    >>> n, e = verlet_energy(0.9, N=10, nsteps=100)
+    >>> bool(e.max() < 10), bool(verlet_energy(1.1, N=10, nsteps=100)[1].max() > 1e6)
+    (True, True)
+    """
+    dt_ratio = _check_positive(dt_ratio, "dt_ratio")
+    N = _check_count(N, "N")
+    nsteps = _check_count(nsteps, "nsteps")
+    model = rod.make_rod(N, r_over_L=r_over_L)
+    K = rod.hessian(model, rod.straight(model))
+    m = rod.mass(model)
+    omega, shapes = rod.modes(model)
+    dt = dt_ratio * 2.0 / omega[-1]
+    q = shapes[:, 0].copy()
+    v = 1e-3 * omega[-1] * shapes[:, -1]
+
+    def energy(q, v):
+        return 0.5 * v @ (m * v) + 0.5 * q @ (K @ q)
+
+    e0 = energy(q, v)
+    out = np.empty(nsteps + 1)
+    out[0] = 1.0
+    a = -(K @ q) / m
+    for n in range(1, nsteps + 1):
+        v = v + 0.5 * dt * a
+        q = q + dt * v
+        a = -(K @ q) / m
+        v = v + 0.5 * dt * a
+        out[n] = energy(q, v) / e0
+        if out[n] > 1e12:
+            out[n:] = 1e12
+            break
+    return np.arange(nsteps + 1), out
+
+
+def rod_frequency_errors(r_over_L, Ns=(10, 20, 40, 80)):
+    r"""Relative errors (in %) of the rod's first two bending frequencies.
+
+    Errors are taken against Euler-Bernoulli (:func:`lib.beam.euler_bernoulli_omegas`)
+    and against the Timoshenko continuum limit of the same section
+    (:func:`lib.beam.timoshenko_omegas`).
+
+    Returns
+    -------
+    Ns : (m,) int
+    err_eb : (m, 2) float, % against Euler-Bernoulli
+    err_timo : (m, 2) float, % against Timoshenko
+    """
+    r_over_L = _check_positive(r_over_L, "r_over_L")
+    Ns = np.array([_check_count(int(n), "Ns") for n in Ns])
+    eb = beam.euler_bernoulli_omegas(2)
+    timo = beam.timoshenko_omegas(2, r_over_L)
+    om = np.array([rod.frequencies(rod.make_rod(int(n), r_over_L=r_over_L), k=2) for n in Ns])
+    return Ns, 100 * (om / eb - 1), 100 * (om / timo - 1)
+
+
+# ---------------------------------------------------------------------------------
+# PCC, FEM, constraints
+# ---------------------------------------------------------------------------------
+def pcc_frequency_ratios(n_max=8, modes=3):
+    r"""PCC Rayleigh-Ritz frequency / Euler-Bernoulli frequency for n = 1..n_max segments.
+
+    Returns
+    -------
+    ns : (n_max,) int
+    ratio : (n_max, modes) float, NaN where n < mode number (the model has fewer modes)
+    """
+    n_max = _check_count(n_max, "n_max")
+    modes = _check_count(modes, "modes")
+    eb = beam.euler_bernoulli_omegas(modes)
+    ratio = np.full((n_max, modes), np.nan)
+    for n in range(1, n_max + 1):
+        k = min(n, modes)
+        ratio[n - 1, :k] = pcc.frequencies(n, k=k) / eb[:k]
+    return np.arange(1, n_max + 1), ratio
+
+
+def locking_ratios(nu, element="T3", sizes=(1, 2, 4)):
+    r"""Plane-strain cantilever tip deflection / Euler-Bernoulli on meshes 10k x k.
+
+    Uses :func:`lib.fem.cantilever_tip_ratio`; ``sizes`` are the ``ny`` values
+    (``nx = 10 ny``, L/h = 10).
+
+    Returns
+    -------
+    ny : (m,) int
+    ratio : (m,) float
+    """
+    if element not in ("T3", "T6"):
+        raise ValueError(f"element must be 'T3' or 'T6', got {element!r}")
+    ny = np.array([_check_count(int(s), "sizes") for s in sizes])
+    return ny, np.array([fem.cantilever_tip_ratio(10 * int(k), int(k), element, nu) for k in ny])
+
+
+def pendulum_drift(alpha=0.0, t_end=10.0, n_out=201):
+    r"""Constraint drift |x^2 + y^2 - l^2| of the Cartesian pendulum over time.
+
+    Integrates the index-reduced equations with Baumgarte parameters
+    ``alpha = beta`` (``alpha = 0``: no stabilisation) using
+    :func:`lib.constraints.simulate`, released from the horizontal at rest.
+
+    Returns
+    -------
+    t : (n_out,) float
+    drift : (n_out,) float
+    """
+    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
+        raise ValueError(f"alpha must be a number >= 0, got {alpha!r}")
+    t_end = _check_positive(t_end, "t_end")
+    sys_ = constraints.pendulum()
+    t = np.linspace(0.0, t_end, n_out)
+    traj = constraints.simulate(sys_, np.array([1.0, 0.0]), np.zeros(2), t,
+                                alpha=float(alpha), beta=float(alpha), rtol=1e-6, atol=1e-9)
+    q = np.asarray(traj.q)
+    if q.shape[0] != t.size:
+        q = q.T
+    return t, np.abs(q[:, 0] ** 2 + q[:, 1] ** 2 - 1.0)
+
+
+def clamp_convergence(clamp=2.0, Ns=(10, 20, 40, 80)):
+    r"""First-frequency error of the inextensible hinge chain against Euler-Bernoulli.
+
+    The chain is :func:`lib.rod.kirchhoff_frequencies` with a clamp spring of
+    ``clamp * EI / ell`` at the wall (``clamp = 2``: the half element of the book's
+    rod; ``clamp = 1``: a full element; a large value approaches a welded, rigid
+    first segment, as in MuJoCo's cable).
+
+    Returns
+    -------
+    Ns : (m,) int
+    err : (m,) float, signed relative error of Omega_1
+    order : float, observed order from the last two meshes
+    """
+    clamp = _check_positive(clamp, "clamp")
+    Ns = np.array([_check_count(int(n), "Ns") for n in Ns])
+    eb = beam.euler_bernoulli_omegas(1)[0]
+    err = np.array([rod.kirchhoff_frequencies(int(n), 1, clamp=clamp)[0] / eb - 1 for n in Ns])
+    order = float(np.log(abs(err[-2] / err[-1])) / np.log(Ns[-1] / Ns[-2]))
+    return Ns, err, order
+
+
+# ---------------------------------------------------------------------------------
+# plots (shared by the widgets and the static figures of the HTML book)
+# ---------------------------------------------------------------------------------
+def _axes(ax):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        return fig, ax
+    return ax.figure, ax
+
+
+def plot_verlet_energy(dt_ratio=1.01, N=20, r_over_L=0.04, nsteps=600, ax=None):
+    fig, ax = _axes(ax)
+    n, e = verlet_energy(dt_ratio, N, r_over_L, nsteps)
+    ax.semilogy(n, e, lw=1.2)
+    ax.axhline(100, color="k", ls=":", lw=0.8)
+    ax.set_xlabel("step n")
+    ax.set_ylabel(r"$E_n/E_0$")
+    ax.set_ylim(0.5, 1e6)
+    ax.set_title(rf"Verlet at $\Delta t = {dt_ratio:.3f}\,\Delta t_c$ (N = {N}, r/L = {r_over_L:g})")
+    return fig
+
+
+def plot_rod_frequency_errors(r_over_L=0.04, ax=None):
+    fig, ax = _axes(ax)
+    Ns, e_eb, e_t = rod_frequency_errors(r_over_L)
+    for j, mk in ((0, "o"), (1, "s")):
+        ax.loglog(Ns, np.abs(e_t[:, j]), mk + "-", label=rf"$|\Omega_{j+1}$ error$|$ vs Timoshenko")
+        ax.loglog(Ns, np.abs(e_eb[:, j]), mk + "--", alpha=0.6, label=rf"$|\Omega_{j+1}$ error$|$ vs Euler–Bernoulli")
+    ax.set_xlabel("elements N")
+    ax.set_ylabel("relative error (%)")
+    ax.set_title(f"Discrete rod, r/L = {r_over_L:g}")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_pcc_frequency_ratios(n_max=8, ax=None):
+    fig, ax = _axes(ax)
+    ns, ratio = pcc_frequency_ratios(n_max, 3)
+    for j in range(3):
+        ax.plot(ns, ratio[:, j], "o-", label=f"mode {j + 1}")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xlabel("segments n")
+    ax.set_ylabel("PCC / Euler–Bernoulli")
+    ax.set_title("Rayleigh–Ritz: every ratio stays above 1")
+    ax.legend()
+    return fig
+
+
+def plot_locking_ratios(nu=0.499, ax=None):
+    fig, ax = _axes(ax)
+    for el, mk in (("T3", "o-"), ("T6", "s-")):
+        ny, r = locking_ratios(nu, el)
+        ax.plot(np.arange(ny.size), r, mk, label=el)
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xticks(np.arange(ny.size), [f"{10 * k}×{k}" for k in ny])
+    ax.set_xlabel("mesh")
+    ax.set_ylabel("tip deflection / beam theory")
+    ax.set_ylim(0, 1.1)
+    ax.set_title(rf"Plane-strain cantilever, $\nu$ = {nu:g}")
+    ax.legend()
+    return fig
+
+
+def plot_pendulum_drift(alpha=0.0, ax=None):
+    fig, ax = _axes(ax)
+    t, d = pendulum_drift(alpha)
+    ax.semilogy(t[1:], np.maximum(d[1:], 1e-16))
+    ax.set_xlabel("t (s)")
+    ax.set_ylabel(r"$|x^2+y^2-l^2|$ (m$^2$)")
+    ax.set_title(rf"Cartesian pendulum, Baumgarte $\alpha=\beta$ = {alpha:g}")
+    return fig
+
+
+def plot_clamp_convergence(clamp=2.0, ax=None):
+    fig, ax = _axes(ax)
+    for c, style in ((2.0, ":"), (1.0, "--")):
+        Ns, err, _ = clamp_convergence(c)
+        ax.loglog(Ns, np.abs(err), "k" + style, lw=0.8, label=f"clamp {c:g} EI/ℓ (reference)")
+    Ns, err, order = clamp_convergence(clamp)
+    ax.loglog(Ns, np.abs(err), "o-", label=f"clamp {clamp:g} EI/ℓ: order {order:.2f}")
+    ax.set_xlabel("segments N")
+    ax.set_ylabel(r"$|\Omega_1/\Omega_1^{EB} - 1|$")
+    ax.set_title("Hinge chain: the clamp spring sets the convergence order")
+    ax.legend(fontsize=8)
+    return fig
+
+
+# ---------------------------------------------------------------------------------
+# widgets (need a running kernel: Jupyter, not the static HTML)
+# ---------------------------------------------------------------------------------
+def _interactive(plot, **sliders):
+    import ipywidgets as w
+    import matplotlib.pyplot as plt
+
+    def show(**kw):
+        fig = plot(**kw)
+        plt.show()
+        plt.close(fig)
+
+    return w.interactive(show, **sliders)
+
+
+def verlet_widget():
+    """Slider over dt / dt_c and N: watch Verlet blow up past the limit."""
+    import ipywidgets as w
+
+    return _interactive(
+        plot_verlet_energy,
+        dt_ratio=w.FloatSlider(value=1.01, min=0.5, max=1.2, step=0.005, description="Δt/Δt_c"),
+        N=w.IntSlider(value=20, min=5, max=80, step=5, description="N"),
+    )
+
+
+def rod_widget():
+    """Slider over r/L: the shear model's error against both beam theories."""
+    import ipywidgets as w
+
+    return _interactive(plot_rod_frequency_errors,
+                        r_over_L=w.FloatLogSlider(value=0.04, base=10, min=-3, max=-1, step=0.1,
+                                                  description="r/L"))
+
+
+def pcc_widget():
+    """Slider over the largest segment count n."""
+    import ipywidgets as w
+
+    return _interactive(plot_pcc_frequency_ratios,
+                        n_max=w.IntSlider(value=8, min=3, max=16, description="n max"))
+
+
+def locking_widget():
+    """Slider over Poisson's ratio: T3 locks as nu -> 0.5, T6 much less."""
+    import ipywidgets as w
+
+    return _interactive(plot_locking_ratios,
+                        nu=w.SelectionSlider(options=[0.0, 0.3, 0.45, 0.49, 0.499, 0.4999], value=0.499,
+                                             description="ν"))
+
+
+def pendulum_widget():
+    """Slider over the Baumgarte gain."""
+    import ipywidgets as w
+
+    return _interactive(plot_pendulum_drift,
+                        alpha=w.FloatSlider(value=0.0, min=0.0, max=20.0, step=0.5, description="α = β"))
+
+
+def clamp_widget():
+    """Slider over the clamp spring (in EI / ell): only 2 gives second order."""
+    import ipywidgets as w
+
+    return _interactive(plot_clamp_convergence,
+                        clamp=w.FloatLogSlider(value=2.0, base=10, min=-0.5, max=2, step=0.05,
+                                               description="clamp"))

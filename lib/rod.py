@@ -1,0 +1,706 @@
+"""The discrete planar Cosserat rod: energy, gradient, Hessian, statics, modes.
+
+A cantilever of length L, clamped at s = 0 (node 0 at the origin, section
+angle phi_{-1} = 0), is cut into N elements of length ell = L/N.
+
+Array layout (used by every function here)
+------------------------------------------
+q, shape (3N,) :  q[3e] = phi_e, q[3e+1] = x_{e+1}, q[3e+2] = y_{e+1},  e = 0..N-1
+
+phi_e is the section angle of element e (counter-clockwise from +x) and
+(x_{e+1}, y_{e+1}) the position of node e+1, the far end of element e.  The
+tip is node N; its section angle is phi_{N-1}.
+
+Symbols (book symbol -> meaning -> field of :class:`Rod`)
+---------------------------------------------------------
+ell     element length L/N                          ``ell``
+EA      axial stiffness 4 EI / r^2                  ``EA``
+S       shear stiffness k_s G A = ks EA/(2(1+nu))   ``kGA``
+EI      bending stiffness                           ``EI``
+rhoA    mass per length                             ``rhoA``
+rhoI    rotary inertia per length rhoA r^2 / 4      ``rhoI``
+
+Energy (seed eq. of section 3.10.3.3).  With d_e = x_{e+1} - x_e,
+t_e = (cos phi_e, sin phi_e), n_e = (-sin phi_e, cos phi_e),
+a_e = d_e . t_e and b_e = d_e . n_e,
+
+    Pi(q) = sum_e ell/2 [EA (a_e/ell - 1)^2 + S (b_e/ell)^2]
+          + sum_e EI/(2 ell) c_e (phi_e - phi_{e-1})^2          (c_0 = 2, c_e = 1)
+          + g sum_i m_i y_i  -  (P_x x_N + P_y y_N + M phi_{N-1}).
+
+The clamp weight c_0 = 2 is the half element between the clamped section and
+the centre of element 0.  Lumped masses: rhoA ell on x and y of nodes 1..N-1,
+rhoA ell / 2 at the tip, rotary inertia rhoI ell on every phi_e.
+
+References: Simo and Vu-Quoc (1988) and Armanini et al. (2023) for the
+Cosserat rod; Bergou et al. (2008) for discrete rods.
+
+Examples
+--------
+>>> rod = make_rod(4)
+>>> q = straight(rod)
+>>> float(abs(gradient(rod, q)).max())
+0.0
+>>> frequencies(rod, 1).round(3)
+array([3.33])
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded, eigh, svd, svdvals
+from scipy.sparse.linalg import splu
+
+from .beam import timoshenko_shear_coefficient
+
+__all__ = [
+    "Rod",
+    "make_rod",
+    "straight",
+    "energy",
+    "gradient",
+    "hessian",
+    "mass",
+    "frequencies",
+    "modes",
+    "static",
+    "tip",
+    "kirchhoff_frequencies",
+    "StaticSolveError",
+]
+
+BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
+
+
+class StaticSolveError(RuntimeError):
+    """A static Newton solve did not converge; the message says where it stopped."""
+
+
+@dataclass(frozen=True)
+class Rod:
+    """Parameters of a discrete planar Cosserat cantilever (see module docstring).
+
+    Make it with :func:`make_rod`, which validates the inputs and derives the
+    section stiffnesses.
+    """
+
+    N: int
+    L: float
+    EI: float
+    rhoA: float
+    r_over_L: float
+    nu: float
+    ks: float
+    EA: float
+    kGA: float
+    rhoI: float
+
+    @property
+    def ell(self) -> float:
+        """Element length L / N."""
+        return self.L / self.N
+
+    @property
+    def ndof(self) -> int:
+        """Number of unknowns, 3N."""
+        return 3 * self.N
+
+
+def _positive(value, name):
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return v
+
+
+def make_rod(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
+    """Build a discrete rod of N elements with a solid circular section.
+
+    The section radius is r = r_over_L L; then EA = 4 EI / r^2,
+    k_sGA = ks EA / (2 (1 + nu)) and rhoI = rhoA r^2 / 4 (so EI = E pi r^4/4
+    and EA = E pi r^2 share one Young's modulus).
+
+    Parameters
+    ----------
+    N : int
+        Number of elements (>= 1).
+    r_over_L : float
+        Radius over length (> 0); 0.04 is the chapter's shear model.
+    nu : float
+        Poisson ratio in (-1, 0.5].
+    ks : float, optional
+        Shear coefficient (> 0); Cowper's 6(1+nu)/(7+6nu) by default (0.9 at nu = 0.5).
+    L, EI, rhoA : float
+        Length, bending stiffness, mass per length (> 0).
+
+    Returns
+    -------
+    Rod
+        A frozen dataclass.
+
+    Raises
+    ------
+    ValueError
+        Naming the offending argument.
+
+    Examples
+    --------
+    >>> rod = make_rod(20)
+    >>> rod.EA, round(rod.kGA, 9), rod.rhoI
+    (2500.0, 750.0, 0.0004)
+    """
+    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
+        raise ValueError(f"N must be an integer >= 1, got {N!r}")
+    r_over_L = _positive(r_over_L, "r_over_L")
+    try:
+        nu = float(nu)
+    except (TypeError, ValueError):
+        raise ValueError(f"nu must be a number in (-1, 0.5], got {nu!r}") from None
+    if not (-1.0 < nu <= 0.5):
+        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
+    ks = timoshenko_shear_coefficient(nu) if ks is None else _positive(ks, "ks")
+    L = _positive(L, "L")
+    EI = _positive(EI, "EI")
+    rhoA = _positive(rhoA, "rhoA")
+    r = r_over_L * L
+    EA = 4.0 * EI / r**2
+    return Rod(N=int(N), L=L, EI=EI, rhoA=rhoA, r_over_L=r_over_L, nu=nu, ks=ks,
+               EA=EA, kGA=ks * EA / (2.0 * (1.0 + nu)), rhoI=rhoA * r**2 / 4.0)
+
+
+def straight(rod):
+    """The straight, unstressed reference state along +x (layout of the module).
+
+    >>> straight(make_rod(2)).tolist()
+    [0.0, 0.5, 0.0, 0.0, 1.0, 0.0]
+    """
+    q = np.zeros(rod.ndof)
+    q[1::3] = rod.ell * np.arange(1, rod.N + 1)
+    return q
+
+
+def _check_q(rod, q):
+    q = np.asarray(q, dtype=float)
+    if q.shape != (rod.ndof,):
+        raise ValueError(f"q must have shape ({rod.ndof},) for N={rod.N}, got {q.shape}")
+    return q
+
+
+def _check_load(load):
+    if load is None:
+        return np.zeros(3)
+    arr = np.asarray(load, dtype=float)
+    if arr.shape != (3,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}")
+    return arr
+
+
+def _load_triple(load):
+    """(Px, Py, M) as three floats, or None; the cheap check of the hot path."""
+    if load is None:
+        return None
+    try:
+        Px, Py, M = (float(x) for x in load)
+    except (TypeError, ValueError):
+        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}") from None
+    if not (math.isfinite(Px) and math.isfinite(Py) and math.isfinite(M)):
+        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}")
+    return Px, Py, M
+
+
+def _check_grav(grav):
+    try:
+        g = float(grav)
+    except (TypeError, ValueError):
+        raise ValueError(f"grav must be a finite number, got {grav!r}") from None
+    if not math.isfinite(g):
+        raise ValueError(f"grav must be a finite number, got {grav!r}")
+    return g
+
+
+def _kinematics(rod, q):
+    """Per-element (phi, dx, dy, c, s, a, b), each of shape (N,)."""
+    phi = q[0::3]
+    xy = np.concatenate([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]]).ravel()])
+    dx = np.diff(xy[0::2])
+    dy = np.diff(xy[1::2])
+    c, s = np.cos(phi), np.sin(phi)
+    a = c * dx + s * dy
+    b = -s * dx + c * dy
+    return phi, dx, dy, c, s, a, b
+
+
+def _bending_weights(rod):
+    w = np.ones(rod.N)
+    w[0] = 2.0
+    return w
+
+
+def _node_masses(rod):
+    m = np.full(rod.N, rod.rhoA * rod.ell)
+    m[-1] *= 0.5
+    return m
+
+
+def energy(rod, q, load=None, grav=0.0):
+    """Potential energy Pi(q) of the rod (equation in the module docstring).
+
+    Parameters
+    ----------
+    rod : Rod
+    q : ndarray, shape (3N,)
+        State ``[phi_e, x_{e+1}, y_{e+1}]``.
+    load : (Px, Py, M), optional
+        Dead tip force and moment (work -(Px x_N + Py y_N + M phi_{N-1})).
+    grav : float
+        Gravity g acting in -y on the lumped node masses.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> rod = make_rod(3)
+    >>> abs(energy(rod, straight(rod), load=(0, -1, 0))) < 1e-20
+    True
+    """
+    q = _check_q(rod, q)
+    load = _check_load(load)
+    grav = _check_grav(grav)
+    ell = rod.ell
+    phi, _, _, _, _, a, b = _kinematics(rod, q)
+    stretch = 0.5 * ell * (rod.EA * (a / ell - 1.0) ** 2 + rod.kGA * (b / ell) ** 2)
+    dphi = np.diff(np.concatenate([[0.0], phi]))
+    bend = 0.5 * rod.EI / ell * _bending_weights(rod) * dphi**2
+    ext = load[0] * q[-2] + load[1] * q[-1] + load[2] * q[-3]
+    return float(stretch.sum() + bend.sum() + grav * np.dot(_node_masses(rod), q[2::3]) - ext)
+
+
+def gradient(rod, q, load=None, grav=0.0):
+    """Gradient of :func:`energy`, in closed form (same layout as ``q``).
+
+    Per element, with F_a = EA (a/ell - 1) (axial force) and
+    F_b = S b/ell (shear force),
+
+        dPi/dphi_e      = F_a b - F_b a            (the p' x n term of the moment balance)
+        dPi/dx_{e+1}    = F_a t + F_b n,   dPi/dx_e = -(F_a t + F_b n),
+
+    plus bending EI c_e (phi_e - phi_{e-1}) / ell, gravity g m_i on y_i and
+    minus the dead tip load.
+
+    Returns
+    -------
+    ndarray, shape (3N,)
+
+    Examples
+    --------
+    >>> rod = make_rod(2)
+    >>> gradient(rod, straight(rod), load=(0, -1, 0)).tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    """
+    q = _check_q(rod, q)
+    load = _load_triple(load)
+    grav = _check_grav(grav)
+    N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
+    # Few, large numpy calls: the state viewed as a (3, N) array (rows phi, x, y),
+    # results written into one preallocated (3, N) array.  At small N the cost is
+    # the number of numpy calls, not the arithmetic (see the Performance appendix).
+    Q = q.reshape(N, 3).T
+    phi = Q[0]
+    d = np.empty((2, N))                        # d_e = x_{e+1} - x_e (x_0 = 0)
+    d[:, 0] = Q[1:, 0]
+    np.subtract(Q[1:, 1:], Q[1:, :-1], out=d[:, 1:])
+    c, s = np.cos(phi), np.sin(phi)
+    dx, dy = d
+    a = c * dx
+    a += s * dy
+    b = c * dy
+    b -= s * dx
+    Fa = a * (EA / ell)
+    Fa -= EA                                    # axial force EA (a/ell - 1)
+    Fb = b * (S / ell)                          # shear force S b/ell
+    G = np.empty((3, N))
+    g0, g1, g2 = G
+    np.multiply(Fa, b, out=g0)
+    g0 -= Fb * a
+    np.multiply(Fa, c, out=g1)
+    g1 -= Fb * s
+    np.multiply(Fa, s, out=g2)
+    g2 += Fb * c
+    G[1:, :-1] -= G[1:, 1:]                     # node e+1 also starts element e+1
+    mb = np.subtract(phi[1:], phi[:-1])
+    mb *= EI / ell                              # bending moments between elements
+    g0[1:] += mb
+    g0[:-1] -= mb
+    g0[0] += 2.0 * EI / ell * phi[0]            # clamp half element (c_0 = 2)
+    if grav:
+        g2 += grav * rod.rhoA * ell
+        g2[-1] -= 0.5 * grav * rod.rhoA * ell
+    if load is not None:
+        g1[-1] -= load[0]
+        g2[-1] -= load[1]
+        g0[-1] -= load[2]
+    return G.T.ravel()
+
+
+# maps the element's local (phi_e, d) to (phi_e, x_e, y_e, x_{e+1}, y_{e+1})
+_T = np.array([[1, 0, 0, 0, 0], [0, -1, 0, 1, 0], [0, 0, -1, 0, 1]], dtype=float)
+
+
+def _triplets(rod, q):
+    N, ell = rod.N, rod.ell
+    EA, S = rod.EA, rod.kGA
+    _, _, _, c, s, a, b = _kinematics(rod, q)
+    Fa = EA * (a / ell - 1.0)
+    Fb = S * b / ell
+    h = np.empty((N, 3, 3))
+    h[:, 0, 0] = (EA * b * b + S * a * a) / ell - Fa * a - Fb * b
+    hdp_t = EA * b / ell - Fb
+    hdp_n = Fa - S * a / ell
+    h[:, 0, 1] = h[:, 1, 0] = hdp_t * c - hdp_n * s
+    h[:, 0, 2] = h[:, 2, 0] = hdp_t * s + hdp_n * c
+    kt, kn = EA / ell, S / ell
+    h[:, 1, 1] = kt * c * c + kn * s * s
+    h[:, 2, 2] = kt * s * s + kn * c * c
+    h[:, 1, 2] = h[:, 2, 1] = (kt - kn) * c * s
+    H = _T.T @ h @ _T                   # 5 x 5 element blocks (batched matmul)
+    e = np.arange(N)
+    idx = np.column_stack([3 * e, 3 * e - 2, 3 * e - 1, 3 * e + 1, 3 * e + 2])
+    rows = np.broadcast_to(idx[:, :, None], H.shape)
+    cols = np.broadcast_to(idx[:, None, :], H.shape)
+    keep = (rows >= 0) & (cols >= 0)  # node 0 (the clamp) is not an unknown
+    kb = rod.EI / ell * _bending_weights(rod)
+    i, j, k = 3 * e[1:], 3 * e[1:] - 3, kb[1:]
+    rr = np.concatenate([rows[keep], 3 * e, j, i, j])
+    cc = np.concatenate([cols[keep], 3 * e, j, j, i])
+    vv = np.concatenate([H[keep], kb, k, -k, -k])
+    return rr, cc, vv
+
+
+def hessian(rod, q):
+    """Hessian of :func:`energy` as ``scipy.sparse`` CSR, in closed form.
+
+    Dead loads and gravity are linear in q and do not enter.  Per element,
+    in the local variables (phi, d) with d = x_{e+1} - x_e,
+
+        d2Pi/dd dd     = (EA/ell) t t^T + (S/ell) n n^T
+        d2Pi/dphi dd   = (EA b/ell - F_b) t + (F_a - S a/ell) n
+        d2Pi/dphi^2    = (EA b^2 + S a^2)/ell - F_a a - F_b b,
+
+    scattered from element-vectorised COO triplets (half-bandwidth 4).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (3N, 3N), symmetric
+
+    Examples
+    --------
+    >>> rod = make_rod(3)
+    >>> H = hessian(rod, straight(rod))
+    >>> H.shape, float(abs(H - H.T).max())
+    ((9, 9), 0.0)
+    """
+    q = _check_q(rod, q)
+    rr, cc, vv = _triplets(rod, q)
+    n = rod.ndof
+    return sp.coo_matrix((vv, (rr, cc)), shape=(n, n)).tocsr()
+
+
+def _banded_upper(rod, q, diag_shift=None):
+    """Upper banded storage ab[u + i - j, j] = H[i, j] (i <= j) for LAPACK."""
+    rr, cc, vv = _triplets(rod, q)
+    u, n = BANDWIDTH, rod.ndof
+    ab = np.zeros((u + 1, n))
+    up = rr <= cc
+    np.add.at(ab, (u + rr[up] - cc[up], cc[up]), vv[up])
+    if diag_shift is not None:
+        ab[u] += diag_shift
+    return ab
+
+
+def mass(rod):
+    """Lumped (diagonal) mass as a vector in the layout of ``q``.
+
+    rhoI ell on every phi_e, rhoA ell on x and y of nodes 1..N-1 and
+    rhoA ell / 2 at the tip node N.
+
+    >>> mass(make_rod(2, r_over_L=0.2)).round(6).tolist()
+    [0.005, 0.5, 0.5, 0.005, 0.25, 0.25]
+    """
+    m = np.empty(rod.ndof)
+    m[0::3] = rod.rhoI * rod.ell
+    mn = _node_masses(rod)
+    m[1::3] = mn
+    m[2::3] = mn
+    return m
+
+
+def _flexibility_factor(rod):
+    """W = M^{1/2} B^{-1} C^{-1/2} with K(straight) = B^T C B (see :func:`frequencies`)."""
+    N, ell = rod.N, rod.ell
+    Lt = np.tril(np.ones((N, N)))
+    C = ell * np.concatenate([np.full(N, rod.EA), np.full(N, rod.kGA),
+                              rod.EI * _bending_weights(rod)])
+    Z = np.zeros((N, N))
+    # rows: phi, dx, dy (each N); columns: strains eps, gamma, kappa (each N)
+    Binv = np.block([
+        [Z, Z, ell * Lt],
+        [ell * Lt, Z, Z],
+        [Z, ell * Lt, ell**2 * (Lt @ Lt)],
+    ])
+    perm = np.arange(3 * N).reshape(3, N).T.ravel()  # block order -> layout order
+    Binv = Binv[perm]
+    return np.sqrt(mass(rod))[:, None] * Binv / np.sqrt(C)[None, :]
+
+
+def frequencies(rod, k=None):
+    """Angular frequencies of the rod linearised about the straight state.
+
+    The problem is K v = omega^2 M v with K the Hessian at :func:`straight`
+    and M the lumped mass.  At the straight state the cantilever is
+    statically determinate: K = B^T C B with B the (invertible) map from
+    displacements to the element strains (stretch a/ell - 1, shear b/ell,
+    curvature (phi_e - phi_{e-1})/ell) and C = ell diag(EA, S, EI c_e).  So
+    M^{1/2} K^{-1} M^{1/2} = W W^T with W = M^{1/2} B^{-1} C^{-1/2}, and
+
+        omega_i = 1 / sigma_i(W)
+
+    from the singular values (``scipy.linalg.svdvals``).  B^{-1} is a
+    cumulative sum, so W is formed without cancellation and the low (bending)
+    frequencies keep full relative accuracy even for the stiff r/L = 0.002
+    rod, where an eigensolver working on K itself loses about
+    eps * omega_max^2 / omega_1^2 ~ 1e-6 (the tests compare both).  All modes
+    (bending, axial, shear / rotation) are returned, ascending.
+
+    Parameters
+    ----------
+    rod : Rod
+    k : int, optional
+        Keep only the lowest k frequencies.
+
+    Returns
+    -------
+    ndarray, shape (3N,) or (k,)
+
+    Examples
+    --------
+    >>> frequencies(make_rod(40, r_over_L=0.002), 2).round(4)
+    array([ 3.5141, 21.974 ])
+    """
+    n = rod.ndof
+    if k is not None:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+            raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+    # x decouples from (phi, y) at the straight state: two smaller SVDs
+    W = _flexibility_factor(rod)
+    ax = np.zeros(n, dtype=bool)
+    ax[1::3] = True
+    N = rod.N
+    cols_ax = np.zeros(n, dtype=bool)
+    cols_ax[:N] = True  # strain columns: stretch first (see _flexibility_factor)
+    sig = np.concatenate([svdvals(W[np.ix_(ax, cols_ax)]), svdvals(W[np.ix_(~ax, ~cols_ax)])])
+    om = np.sort(1.0 / sig)
+    return om if k is None else om[:k]
+
+
+def modes(rod, k=None):
+    """Frequencies and mode shapes of the linearisation about the straight state.
+
+    Same factorisation as :func:`frequencies`; a mode v (M-orthonormal,
+    v^T M v = 1) is M^{-1/2} u with u a left singular vector of W.  The sign
+    is fixed so that the tip deflection (or, failing that, the largest
+    component) is positive.
+
+    Returns
+    -------
+    omega : ndarray, shape (k,)
+    shapes : ndarray, shape (3N, k)
+        Displacements from :func:`straight` in the layout of ``q``.
+
+    Examples
+    --------
+    >>> om, V = modes(make_rod(10), 1)
+    >>> V.shape, bool(V[-1, 0] > 0)
+    ((30, 1), True)
+    """
+    n = rod.ndof
+    k = n if k is None else k
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+        raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+    U, sig, _ = svd(_flexibility_factor(rod))
+    V = U[:, :k] / np.sqrt(mass(rod))[:, None]
+    ref = V[-1]
+    big = V[np.abs(V).argmax(axis=0), np.arange(k)]
+    sgn = np.where(np.abs(ref) > 1e-8 * np.abs(V).max(axis=0), np.sign(ref), np.sign(big))
+    return 1.0 / sig[:k], V * sgn
+
+
+def kirchhoff_frequencies(N, k=None, L=1.0, EI=1.0, rhoA=1.0, clamp=2.0):
+    """Frequencies of the true inextensible, shear-rigid limit of the discrete rod.
+
+    As EA, k_sGA -> infinity and rhoI -> 0 the element constraints a = ell,
+    b = 0 make the discrete rod a chain of rigid links of length ell: node
+    heights y_i = ell sum_{j<i} phi_j (linearised), with the same lumped
+    masses (rhoA ell, half at the tip) and the same bending springs
+    EI c_e / ell (c_0 = 2).  Axial motion is second order and drops out.  As in :func:`frequencies`
+    the problem K phi = omega^2 J^T M J phi is solved through the
+    flexibility factor W = M^{1/2} J B^{-1} C^{-1/2} (B: angles ->
+    curvatures, C = ell EI c_e): omega_i = 1 / sigma_i(W), free of the
+    ill-conditioning of J^T M J.
+
+    Parameters
+    ----------
+    N : int
+        Number of links (>= 1).
+    k : int, optional
+        Keep the lowest k.
+    L, EI, rhoA : float
+        Length, bending stiffness, mass per length.
+    clamp : float
+        Weight c_0 of the clamp spring c_0 EI / ell (2 in the rod model: the
+        half element between the clamp and the first element centre).
+
+    Returns
+    -------
+    ndarray, shape (N,) or (k,)
+
+    Examples
+    --------
+    >>> kirchhoff_frequencies(1).round(6)        # one link: sqrt(2 / 0.5)
+    array([2.])
+    """
+    rod = make_rod(N, r_over_L=1.0, L=L, EI=EI, rhoA=rhoA)  # validates N, L, EI, rhoA
+    ell = rod.ell
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
+                          or not 1 <= k <= N):
+        raise ValueError(f"k must be an integer in 1..{N}, got {k!r}")
+    clamp = _positive(clamp, "clamp")
+    w = _bending_weights(rod)
+    w[0] = clamp
+    Lt = np.tril(np.ones((N, N)))
+    C = ell * rod.EI * w
+    # y_{i+1} = ell sum_{j<=i} phi_j,  phi_j = ell sum_{m<=j} kappa_m
+    W = np.sqrt(_node_masses(rod))[:, None] * (ell**2 * (Lt @ Lt)) / np.sqrt(C)[None, :]
+    om = 1.0 / svdvals(W)
+    return om if k is None else om[:k]
+
+
+def tip(rod, q):
+    """Tip position and angle ``(x_N, y_N, phi_{N-1})`` of a state.
+
+    >>> rod = make_rod(4)
+    >>> tip(rod, straight(rod))
+    (1.0, 0.0, 0.0)
+    """
+    q = _check_q(rod, q)
+    return float(q[-2]), float(q[-1]), float(q[-3])
+
+
+def _newton_direction(rod, q, g):
+    """Solve H dq = -g: banded Cholesky, sparse LU if H is not positive definite."""
+    ab = _banded_upper(rod, q)
+    try:
+        cb = cholesky_banded(ab, lower=False)
+        return cho_solve_banded((cb, False), -g), True
+    except LinAlgError:
+        lu = splu(hessian(rod, q).tocsc())
+        return lu.solve(-g), False
+
+
+def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
+    """Equilibrium of the rod under a dead tip load and gravity.
+
+    Solves grad Pi(q) = 0 by load increments: the load (and g) is scaled by
+    j/steps, j = 1..steps, and each increment is solved by Newton's method
+    with the Hessian (banded Cholesky, ``scipy.linalg.cholesky_banded``;
+    sparse LU if it is not positive definite) and a backtracking line search
+    that accepts a step when either the energy or the residual norm
+    decreases sufficiently.  Convergence: ||grad Pi||_inf <= tol * f_scale,
+    f_scale = max(EI/L, |P| , |M|/L, g rhoA L), or a Newton step below
+    1e-14 L with a residual at the round-off floor of the stiff terms.
+
+    Parameters
+    ----------
+    rod : Rod
+    load : (Px, Py, M), optional
+        Dead tip force and moment.
+    grav : float
+        Gravity in -y.
+    steps : int
+        Number of load increments.
+    q0 : ndarray, optional
+        Start state (default :func:`straight`).
+    tol : float
+        Relative residual tolerance.
+    maxiter : int
+        Newton iterations per increment.
+
+    Returns
+    -------
+    ndarray, shape (3N,)
+        The equilibrium state.
+
+    Raises
+    ------
+    StaticSolveError
+        If an increment does not converge; the message gives the load step,
+        the iteration count and the residual reached.
+
+    Examples
+    --------
+    >>> rod = make_rod(20, r_over_L=0.002)
+    >>> x, y, th = tip(rod, static(rod, (0.0, -1e-3, 0.0)))
+    >>> round(y / 1e-3, 4)     # linear beam -P L^3/(3 EI) = -0.3333, less O(1/N^2)
+    -0.3338
+    """
+    load = _check_load(load)
+    grav = _check_grav(grav)
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
+    q = straight(rod) if q0 is None else _check_q(rod, q0).copy()
+    fscale = max(rod.EI / rod.L, abs(load[0]), abs(load[1]), abs(load[2]) / rod.L,
+                 abs(grav) * rod.rhoA * rod.L)
+    # forces carry round-off ~ eps * (EA + S) from the stiff stretch and shear terms
+    floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA)
+    for j in range(1, steps + 1):
+        lam = j / steps
+        ld, gv = lam * load, lam * grav
+        g = gradient(rod, q, ld, gv)
+        res = np.abs(g).max()
+        for it in range(maxiter + 1):
+            if res <= tol * fscale:
+                break
+            dq, _ = _newton_direction(rod, q, g)
+            small_step = np.abs(dq).max() <= 1e-14 * rod.L
+            if small_step and res <= max(tol * fscale, floor):
+                break
+            if it == maxiter:
+                raise StaticSolveError(
+                    f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
+                    f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})"
+                )
+            E0 = energy(rod, q, ld, gv)
+            slope = float(g @ dq)
+            t = 1.0
+            while True:
+                qt = q + t * dq
+                gt = gradient(rod, qt, ld, gv)
+                rt = np.abs(gt).max()
+                Et = energy(rod, qt, ld, gv)
+                if Et <= E0 + 1e-4 * t * min(slope, 0.0) or rt <= (1 - 1e-4 * t) * res:
+                    break
+                t *= 0.5
+                if t < 1e-10:
+                    raise StaticSolveError(
+                        f"line search failed at load step {j}/{steps} (load factor {lam:.3g}), "
+                        f"iteration {it}: residual {res:.3e}"
+                    )
+            q, g, res = qt, gt, rt
+    return q

@@ -1,0 +1,207 @@
+"""Tests of lib.crosscheck: the adapters to MuJoCo, PyElastica and scikit-fem, and the
+independent references (transfer-matrix Timoshenko, closed-form PCC Ritz matrices).
+
+Sizes are small (MuJoCo at 10-20 segments, PyElastica at 4-6 elements, 4 x 2 meshes)
+so the file runs in seconds once PyElastica's numba kernels are cached.
+"""
+import numpy as np
+import pytest
+
+from lib import beam, fem, pcc, rod
+from lib import crosscheck as cc
+
+EB1 = beam.euler_bernoulli_omegas(1)[0]
+
+
+# ---------------------------------------------------------------- helpers
+def test_observed_order_and_richardson_recover_a_power_law():
+    e = 0.3 * np.array([10.0, 20.0]) ** -1.5
+    assert cc.observed_order(e[0], e[1]) == pytest.approx(1.5, abs=1e-12)
+    limit, c = 2.0, 0.7
+    vals = limit + c * np.array([1 / 10, 1 / 20])      # first-order sequence
+    assert cc.richardson(vals[0], vals[1], 1) == pytest.approx(limit, abs=1e-14)
+
+
+# ---------------------------------------------------------------- independent references
+def test_timoshenko_transfer_matches_solve_bvp_at_an_unused_thickness():
+    tx = cc.timoshenko_omegas_transfer(2, 0.02, nu=0.3)
+    bvp = beam.timoshenko_omegas(2, 0.02, nu=0.3)
+    np.testing.assert_allclose(tx, bvp, rtol=1e-8)
+
+
+def test_timoshenko_transfer_tends_to_euler_bernoulli():
+    np.testing.assert_allclose(cc.timoshenko_omegas_transfer(3, 1e-5),
+                               beam.euler_bernoulli_omegas(3), rtol=1e-8)
+
+
+def test_timoshenko_transfer_lies_below_euler_bernoulli():
+    assert np.all(cc.timoshenko_omegas_transfer(3, 0.05) < beam.euler_bernoulli_omegas(3))
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_pcc_exact_matrices_equal_quadrature(n):
+    M, K = cc.pcc_ritz_exact(n, EI=2.0, rhoA=0.5, L=1.3)
+    Mq, Kq = pcc.ritz(n, EI=2.0, rhoA=0.5, L=1.3)
+    np.testing.assert_allclose(M, Mq, rtol=0, atol=1e-15 * np.abs(Mq).max())
+    np.testing.assert_array_equal(K, Kq)
+    np.testing.assert_array_equal(M, M.T)
+
+
+def test_pcc_exact_single_segment_is_one_twentieth():
+    M, K = cc.pcc_ritz_exact(1)
+    assert M[0, 0] == pytest.approx(0.05, abs=1e-16)
+    assert np.sqrt(K[0, 0] / M[0, 0]) == pytest.approx(np.sqrt(20.0), rel=1e-15)
+
+
+# ---------------------------------------------------------------- lib's rod with a rigid clamp
+def test_rigid_clamp_static_is_an_equilibrium_with_phi0_zero():
+    rd = rod.make_rod(8, 0.04)
+    q = cc.rigid_clamp_static(rd, (0.0, -0.3, 0.0), steps=2)
+    assert q[0] == 0.0
+    g = rod.gradient(rd, q, (0.0, -0.3, 0.0))
+    assert np.abs(g[1:]).max() <= 1e-9 * 0.3
+    assert abs(g[0]) > 1e-3                       # the wall takes a reaction moment
+
+
+def test_rigid_clamp_frequencies_converge_at_first_order_from_above():
+    tim = beam.timoshenko_omegas(1, 0.04)[0]
+    e = [cc.rigid_clamp_frequencies(rod.make_rod(N, 0.04), 1)[0] / tim - 1 for N in (20, 40)]
+    assert e[0] > e[1] > 0
+    assert cc.observed_order(e[0], e[1]) == pytest.approx(1.0, abs=0.1)
+
+
+def test_rigid_clamp_hessian_is_lib_hessian_without_phi0():
+    rd = rod.make_rod(5, 0.04)
+    H = rod.hessian(rd, rod.straight(rd)).toarray()
+    np.testing.assert_array_equal(cc.rigid_clamp_hessian(rd).toarray(), H[1:, 1:])
+
+
+# ---------------------------------------------------------------- MuJoCo cable
+def test_cable_in_plane_block_is_decoupled():
+    _, coupling = cc.cable_frequencies(10, 1, return_coupling=True)
+    assert coupling < 1e-10
+
+
+def test_welded_cable_matches_effective_length_argument():
+    # a rigid first segment clamps the beam at its centre: length L - ell/2
+    for N in (10, 20):
+        w = cc.cable_frequencies(N, 1)[0]
+        assert w / (EB1 / (1 - 0.5 / N) ** 2) - 1 == pytest.approx(0.0, abs=3e-3)
+
+
+def test_cable_clamp_spring_2EI_over_ell_gives_second_order():
+    welded = [cc.cable_frequencies(N, 1)[0] / EB1 - 1 for N in (10, 20)]
+    sprung = [cc.cable_frequencies(N, 1, clamp_stiffness=2.0)[0] / EB1 - 1 for N in (10, 20)]
+    assert cc.observed_order(*welded) < 1.2
+    assert cc.observed_order(*sprung) > 1.8
+    assert abs(sprung[1]) < abs(welded[1]) / 20
+
+
+def test_cable_rejects_bad_input():
+    with pytest.raises(ValueError, match="segments"):
+        cc.cable_xml(1)
+    with pytest.raises(ValueError, match="clamp"):
+        cc.cable_xml(10, clamp="hinge")
+    with pytest.raises(ValueError, match="clamp_stiffness"):
+        cc.cable_frequencies(10, clamp_stiffness=-1.0)
+
+
+# ---------------------------------------------------------------- PyElastica
+def test_elastica_parameters_reproduce_lib_section():
+    rd = rod.make_rod(1, 0.03, nu=0.3)
+    p = cc.elastica_parameters(0.03, nu=0.3)
+    A = np.pi * p["base_radius"] ** 2
+    I = A * A / (4 * np.pi)
+    assert p["youngs_modulus"] * I == pytest.approx(rd.EI, rel=1e-14)
+    assert p["youngs_modulus"] * A == pytest.approx(rd.EA, rel=1e-14)
+    assert cc.ELASTICA_SHEAR_COEFFICIENT * p["shear_modulus"] * A == pytest.approx(rd.kGA, rel=1e-14)
+    assert p["density"] * A == pytest.approx(rd.rhoA, rel=1e-14)
+    assert p["density"] * I == pytest.approx(rd.rhoI, rel=1e-14)
+
+
+def test_elastica_linear_stiffness_and_mass_equal_lib_with_rigid_clamp():
+    N = 5
+    K, m = cc.elastica_stiffness(cc.elastica_rod(N, 0.05))
+    rd = rod.make_rod(N, 0.05)
+    Kl = cc.rigid_clamp_hessian(rd).toarray()
+    assert np.abs(K - Kl).max() <= 1e-8 * np.abs(Kl).max()
+    assert np.abs(K - K.T).max() <= 1e-8 * np.abs(K).max()
+    np.testing.assert_allclose(m, rod.mass(rd)[1:], rtol=1e-14)
+
+
+def test_elastica_static_tip_by_damped_dynamics_equals_rigid_clamp_newton():
+    N, P = 4, 0.01
+    tip, steps, vmax = cc.elastica_static_tip(N, P, t_end=6.0)
+    ref = cc.rigid_clamp_static(rod.make_rod(N, 0.04), (0.0, -P, 0.0))[-1]
+    assert vmax <= 1e-10 and steps > 0
+    assert tip == pytest.approx(ref, rel=1e-6)
+
+
+def test_elastica_rejects_bad_input():
+    with pytest.raises(ValueError, match="N"):
+        cc.elastica_rod(1)
+
+
+# ---------------------------------------------------------------- scikit-fem
+@pytest.mark.parametrize("element", ["T3", "T6"])
+def test_skfem_forms_equal_lib_fem(element):
+    m = fem.cantilever(4, 2, element, 0.35, slenderness=4.0)
+    u = 0.03 * np.random.default_rng(3).standard_normal(m.n_dofs)
+    u[m.fixed] = 0.0
+    W, f, K = cc.skfem_forms(m, u)
+    assert W == pytest.approx(fem.energy(m, u), rel=1e-13)
+    Kl = fem.hessian(m, u)
+    fl = fem.gradient(m, u)
+    assert np.abs(f - fl).max() <= 1e-13 * np.abs(fl).max()
+    assert abs(K - Kl).max() <= 1e-13 * abs(Kl).max()
+
+
+def test_skfem_dof_map_is_a_bijection_onto_lib_nodes():
+    m = fem.cantilever(3, 2, "T6", 0.3, slenderness=3.0)
+    basis, perm = cc.skfem_basis(m)
+    np.testing.assert_array_equal(np.sort(perm), np.arange(m.n_dofs))
+    np.testing.assert_allclose(m.mesh.nodes[perm // 2], basis.doflocs.T, atol=1e-14)
+
+
+def test_skfem_forms_refuse_an_inverted_state():
+    m = fem.cantilever(2, 1, "T3", 0.3, slenderness=2.0)
+    u = np.zeros(m.n_dofs)
+    u[0::2] = -2.0 * m.mesh.nodes[:, 0]            # x -> -x: det F < 0
+    with pytest.raises(ValueError, match="inverts"):
+        cc.skfem_forms(m, u)
+
+
+def test_skfem_linear_stiffness_and_mass_equal_lib():
+    m = fem.cantilever(4, 2, "T6", 0.25, slenderness=4.0)
+    K, M = cc.skfem_linear(m)
+    K0, M0 = fem.linear_stiffness(m), fem.mass(m)
+    assert abs(K - K0).max() <= 1e-13 * abs(K0).max()
+    assert abs(M - M0).max() <= 1e-13 * abs(M0).max()
+
+
+def test_skfem_static_equals_lib_static_at_large_deformation():
+    m = fem.cantilever(6, 1, "T6", 0.3, slenderness=6.0)
+    P = 1.0 * fem.plane_strain_modulus(m) / 12 / m.mesh.length**2
+    load = fem.tip_shear_load(m, P)
+    u_lib = fem.static(m, load, steps=3, tol=1e-14)
+    u_sk = cc.skfem_static(m, load, steps=3)
+    assert np.abs(u_sk - u_lib).max() <= 1e-12 * np.abs(u_lib).max()
+    assert -fem.tip_deflection(m, u_lib) > 0.1 * m.mesh.length      # really nonlinear
+
+
+def test_skfem_cantilever_converges_to_lib_on_the_same_mesh():
+    tip, w = cc.skfem_cantilever(10, 1, 0.3, "T6")
+    assert tip == pytest.approx(fem.cantilever_tip_ratio(10, 1, "T6", 0.3), rel=1e-10)
+    np.testing.assert_allclose(w, fem.cantilever_frequencies(10, 1, "T6", 0.3), rtol=1e-9)
+
+
+def test_lib_rod_frequencies_agree_with_shift_invert_lanczos_on_the_stiff_rod():
+    # the independent check the chapter uses where a dense eigh loses accuracy
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
+    rd = rod.make_rod(30, 0.002)
+    K = rod.hessian(rd, rod.straight(rd)).tocsc()
+    M = sp.diags(rod.mass(rd)).tocsc()
+    lam = np.sort(spla.eigsh(K, k=3, M=M, sigma=0.0, which="LM", tol=0)[0])
+    np.testing.assert_allclose(rod.frequencies(rd, 3), np.sqrt(lam), rtol=1e-9)
