@@ -9,8 +9,11 @@ response, in contrast, is the median of single calls: what a reader waits for.
 Functions return plain dicts / lists of dicts (JSON-ready); times are seconds.
 
 * :func:`rod_kernels` -- lib.rod energy / gradient / Hessian against the
-  per-element loop of ``loop_rod`` (and the proposed gradient kernel).
-* :func:`cost_model` -- least-squares fit t(N) = t0 + c N of those times.
+  per-element loop of ``loop_rod``.
+* :func:`cost_model` -- the line t(N) = t0 + c N through those times.
+* :func:`design_choices` -- each of lib's three kernel choices (the (3, N) view
+  in the rod gradient, batched matmul for the rod's element blocks,
+  ``einsum(optimize=True)`` for the FEM tangent) against the obvious alternative.
 * :func:`rod_steps` -- one Verlet and one Newmark step of lib's rod against one
   PyElastica position-Verlet step of the same cantilever.
 * :func:`fem_assembly` -- T6 internal force + tangent on 80 x 8 (lib.fem)
@@ -45,7 +48,6 @@ if str(HERE) not in sys.path:  # the notebook imports this file from chapters/
     sys.path.insert(0, str(HERE))
 
 import loop_rod  # noqa: E402
-import proposals  # noqa: E402
 
 ROD_NS = (1, 20, 80, 320, 1280)  # N = 1 measures the per-call overhead
 KERNELS = ("energy", "gradient", "hessian")
@@ -95,9 +97,8 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
     """Time lib.rod energy / gradient / Hessian against the per-element loop.
 
     The loop takes the state as a Python list (its natural input); the
-    conversion is not timed.  Returns one dict per (N, kernel) with ``lib``,
-    ``loop`` and, for the gradient and Hessian, ``proposal`` (the kernels of
-    ``proposals.py``) seconds per call, plus ``ratio`` = lib / loop.
+    conversion is not timed.  Returns one dict per (N, kernel) with ``lib``
+    and ``loop`` seconds per call, plus ``ratio`` = lib / loop.
     """
     rows = []
     for N in Ns:
@@ -109,16 +110,12 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
             ("energy", "loop"): lambda: loop_rod.energy(rod, ql, TIP_LOAD),
             ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD),
             ("gradient", "loop"): lambda: loop_rod.gradient(rod, ql, TIP_LOAD),
-            ("gradient", "proposal"): lambda: proposals.rod_gradient(rod, q, TIP_LOAD),
             ("hessian", "lib"): lambda: rod_mod.hessian(rod, q),
             ("hessian", "loop"): lambda: loop_rod.hessian(rod, ql),
-            ("hessian", "proposal"): lambda: proposals.rod_hessian(rod, q),
         }
         best = best_of(cands, rounds=rounds, min_round=min_round)
         for k in KERNELS:
             row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")]}
-            if (k, "proposal") in best:
-                row["proposal"] = best[(k, "proposal")]
             row["ratio"] = row["lib"] / row["loop"]
             rows.append(row)
         if progress:
@@ -164,8 +161,7 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
     PyElastica's position-Verlet step is timed on a running simulation (its
     cost does not depend on the state) at half lib's Verlet step.
 
-    Returns one dict per N with seconds per step (``verlet``, ``verlet_proposal``
-    -- the same step with :func:`proposals.rod_gradient` --, ``newmark``,
+    Returns one dict per N with seconds per step (``verlet``, ``newmark``,
     ``pyelastica`` or None), the step sizes, and ``newton_per_step`` (force
     evaluations per Newmark step, deterministic).
     """
@@ -181,9 +177,6 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
         def accel(q):
             return -rod_mod.gradient(rod, q, TIP_LOAD) / m
 
-        def accel_proposal(q):
-            return -proposals.rod_gradient(rod, q, TIP_LOAD) / m
-
         a0 = accel(q0)
         calls = {"n": 0}
 
@@ -197,12 +190,6 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
                 q, v, a = integ.verlet_step(q, v, a, dt, accel)
             return q
 
-        def run_verlet_proposal():
-            q, v, a = q0, v0, a0
-            for _ in range(verlet_steps):
-                q, v, a = integ.verlet_step(q, v, a, dt, accel_proposal)
-            return q
-
         def run_newmark():
             u, v, a = q0, v0, a0
             for _ in range(newmark_steps):
@@ -214,8 +201,7 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
         calls["n"] = 0
         run_newmark()
         newton = calls["n"] / newmark_steps
-        cands = {"verlet": run_verlet, "verlet_proposal": run_verlet_proposal,
-                 "newmark": run_newmark}
+        cands = {"verlet": run_verlet, "newmark": run_newmark}
         pe_rod = None
         if pyelastica:
             import peers
@@ -235,7 +221,6 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
         rows.append({
             "N": N,
             "verlet": best["verlet"] / verlet_steps,
-            "verlet_proposal": best["verlet_proposal"] / verlet_steps,
             "newmark": best["newmark"] / newmark_steps,
             "pyelastica": best["pyelastica"] / verlet_steps if pyelastica else None,
             "verlet_dt": dt,
@@ -258,7 +243,7 @@ def fem_state(model):
 
 
 def fem_assembly(nx=80, ny=8, nu=0.3, rounds=7, progress=print):
-    """Seconds per T6 force + tangent assembly on ``nx x ny``: lib.fem, scikit-fem, proposal.
+    """Seconds per T6 force + tangent assembly on ``nx x ny``: lib.fem against scikit-fem.
 
     Both sides assemble the full (unconstrained) force vector and tangent at
     the same deformed state; scikit-fem's basis (its precomputation, like
@@ -279,13 +264,98 @@ def fem_assembly(nx=80, ny=8, nu=0.3, rounds=7, progress=print):
     best = best_of({
         "lib": lambda: (fem.gradient(model, u), fem.hessian(model, u)),
         "skfem": lambda: assemble(u_sk),
-        "proposal": lambda: proposals.fem_force_tangent(model, u),
     }, rounds=rounds, min_round=0.0)
     if progress:
         progress(f"  FEM assembly {nx}x{ny} done")
     return {"nx": nx, "ny": ny, "n_dofs": model.n_dofs, "n_elements": len(model.dofs),
-            "lib": best["lib"], "skfem": best["skfem"], "proposal": best["proposal"],
+            "lib": best["lib"], "skfem": best["skfem"],
             "force_rel_diff": df, "tangent_rel_diff": dK}
+
+
+# --------------------------------------------------------------------------------------
+# lib's kernel choices against the obvious alternative
+# --------------------------------------------------------------------------------------
+def gradient_slices(rod, q, load=None, grav=0.0):
+    """:func:`lib.rod.gradient` written the obvious way (same result, more numpy calls).
+
+    The state is taken apart with strided slices (``q[0::3]``, ...), node
+    differences come from ``np.diff`` of a padded copy, every intermediate is a
+    fresh array and the result is interleaved again with ``np.column_stack``.
+    The arithmetic per element is the same as lib's; only the number of numpy
+    calls (the fixed cost of a call) differs.  Layout ``[phi_e, x_{e+1}, y_{e+1}]``,
+    shape (3N,).
+    """
+    q = np.asarray(q, dtype=float)
+    N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
+    phi = q[0::3]
+    dx = np.diff(np.concatenate([[0.0], q[1::3]]))
+    dy = np.diff(np.concatenate([[0.0], q[2::3]]))
+    c, s = np.cos(phi), np.sin(phi)
+    a = c * dx + s * dy
+    b = -s * dx + c * dy
+    Fa = EA * (a / ell - 1.0)
+    Fb = S * b / ell
+    fx, fy = Fa * c - Fb * s, Fa * s + Fb * c
+    kb = np.full(N, EI / ell)
+    kb[0] *= 2.0                                # clamp half element
+    mb = kb * np.diff(np.concatenate([[0.0], phi]))
+    g_phi = Fa * b - Fb * a + mb - np.append(mb[1:], 0.0)
+    g_x = fx - np.append(fx[1:], 0.0)
+    g_y = fy - np.append(fy[1:], 0.0)
+    if grav:
+        m = np.full(N, rod.rhoA * ell)
+        m[-1] *= 0.5
+        g_y = g_y + grav * m
+    if load is not None:
+        g_x[-1] -= load[0]
+        g_y[-1] -= load[1]
+        g_phi[-1] -= load[2]
+    return np.column_stack([g_phi, g_x, g_y]).ravel()
+
+
+def design_choices(rod_N=(20, 1280), fem_mesh=(80, 8), rounds=9, progress=print):
+    """Each of lib's kernel choices timed against the obvious alternative.
+
+    * ``gradient``: :func:`lib.rod.gradient` ((3, N) view, results written into
+      one preallocated array) against :func:`gradient_slices`, at each N of ``rod_N``;
+    * ``blocks``: the rod's 5 x 5 element Hessian blocks T^T h T for N = ``rod_N[-1]``
+      elements as a batched matmul ``T.T @ h @ T`` (lib) against the
+      three-operand ``einsum("ji,ejk,kl->eil", T, h, T)``;
+    * ``tangent``: the T6 element tangents of :func:`lib.fem.hessian` on
+      ``fem_mesh``, ``einsum(..., optimize=True)`` (lib, pairwise BLAS
+      contractions) against the default single loop over all eight indices.
+
+    Contractions work on arrays of the model's shapes (fixed seed); their cost
+    does not depend on the values.  Returns ``{name: {"lib": s, "alt": s, ...}}``
+    with seconds per call.
+    """
+    out = {}
+    rng = np.random.default_rng(0)
+    for N in rod_N:
+        rod = rod_mod.make_rod(N)
+        q = _perturbed_state(rod)
+        best = best_of({"lib": lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+                        "alt": lambda: gradient_slices(rod, q, TIP_LOAD)},
+                       rounds=rounds, min_round=1e-3)
+        out[f"gradient_N{N}"] = dict(best, N=N)
+    T = np.array([[1, 0, 0, 0, 0], [0, -1, 0, 1, 0], [0, 0, -1, 0, 1]], dtype=float)
+    h = rng.standard_normal((rod_N[-1], 3, 3))
+    best = best_of({"lib": lambda: T.T @ h @ T,
+                    "alt": lambda: np.einsum("ji,ejk,kl->eil", T, h, T)},
+                   rounds=rounds, min_round=1e-3)
+    out["blocks"] = dict(best, N=rod_N[-1])
+    model = fem.cantilever(*fem_mesh, "T6")
+    E, Q, n_a = model.G.shape[:3]
+    w, G = model.w, model.G
+    A = rng.standard_normal((E, Q, 2, 2, 2, 2))
+    sig = "eq,eqaJ,eqiJkL,eqbL->eaibk"
+    best = best_of({"lib": lambda: np.einsum(sig, w, G, A, G, optimize=True),
+                    "alt": lambda: np.einsum(sig, w, G, A, G)},
+                   rounds=max(3, rounds // 3), min_round=0.0)
+    out["tangent"] = dict(best, n_elements=E)
+    if progress:
+        progress("  design choices done")
+    return out
 
 
 # --------------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ Prints one table per comparison and the issue's targets with PASS / FAIL, writes
 * one Verlet and one Newmark step of lib's rod at N = 20, 80 against one
   PyElastica step of the same cantilever;
 * T6 neo-Hookean force + tangent on 80 x 8: lib.fem against scikit-fem;
+* lib's three kernel choices (rod gradient on a (3, N) view, batched matmul for
+  the rod's element blocks, ``einsum(optimize=True)`` for the FEM tangent)
+  against the obvious alternative;
 * the compute behind a typical widget;
 * the wall time and peak memory of executing every chapter notebook (a copy,
   each in a fresh kernel; the committed notebooks are not rewritten).
@@ -44,34 +47,28 @@ def us(t):
 
 def print_rod_kernels(rows):
     print("\nRod kernels, time per call [µs] (best of repeats)")
-    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9}"
-          f" {'proposal':>10}")
+    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9}")
     for r in rows:
-        prop = us(r["proposal"]) if "proposal" in r else f"{'':>10}"
         print(f"{r['N']:>6} {r['kernel']:<9} {us(r['lib'])} {us(r['loop'])} "
-              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f} {prop}")
+              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f}")
     print("  cost model t = t0 + c N (the line through N = 1 and the largest N):")
     for k in bench.KERNELS:
         (a0, a1), (b0, b1) = bench.cost_model(rows, k, "lib"), bench.cost_model(rows, k, "loop")
         print(f"    {k:<8}: lib t0 = {1e6 * a0:6.1f} µs, c = {1e9 * a1:7.1f} ns/element; "
               f"loop t0 = {1e6 * b0:6.1f} µs, c = {1e9 * b1:7.1f} ns/element; "
               f"break-even N = {bench.crossover(rows, k):.0f}")
-    print("  'proposal' = benchmarks/proposals.py rod_gradient / rod_hessian: drop-in kernels "
-          "not (yet) in lib")
 
 
 def print_steps(rows):
     print("\nOne time step of the r/L = 0.04 cantilever [µs per step] (best of repeats)")
     print(f"{'N':>6} {'lib Verlet':>11} {'lib Newmark':>12} {'PyElastica':>11} "
-          f"{'Verlet/PyEl':>12} {'Newton it.':>11} {'Verlet dt':>10} {'Newmark dt':>11} "
-          f"{'Verlet(proposal)':>17}")
+          f"{'Verlet/PyEl':>12} {'Newton it.':>11} {'Verlet dt':>10} {'Newmark dt':>11}")
     for r in rows:
         pe = r["pyelastica"]
         pe_s = us(pe) if pe else f"{'n/a':>10}"
         ratio = f"{r['verlet'] / pe:>12.2f}" if pe else f"{'n/a':>12}"
         print(f"{r['N']:>6} {us(r['verlet']):>11} {us(r['newmark']):>12} {pe_s:>11} {ratio} "
-              f"{r['newton_per_step']:>11.1f} {r['verlet_dt']:>10.3e} {r['newmark_dt']:>11.3g} "
-              f"{us(r['verlet_proposal']):>17}")
+              f"{r['newton_per_step']:>11.1f} {r['verlet_dt']:>10.3e} {r['newmark_dt']:>11.3g}")
     print("  PyElastica: 3-D rod, position Verlet (one force evaluation per step, as velocity "
           "Verlet); Newmark: one Newton solve with Hessian + sparse LU per iteration")
 
@@ -82,10 +79,20 @@ def print_fem(r):
     print(f"  lib.fem      {1e3 * r['lib']:9.2f}")
     print(f"  scikit-fem   {1e3 * r['skfem']:9.2f}   "
           f"(lib/scikit-fem = {r['lib'] / r['skfem']:.2f})")
-    print(f"  proposal     {1e3 * r['proposal']:9.2f}   (lib.fem with einsum(..., optimize=True); "
-          f"proposal/scikit-fem = {r['proposal'] / r['skfem']:.2f})")
     print(f"  agreement lib vs scikit-fem: force {r['force_rel_diff']:.1e}, "
           f"tangent {r['tangent_rel_diff']:.1e} (relative to the largest entry)")
+
+
+def print_choices(d):
+    print("\nlib's kernel choices against the obvious alternative [µs per call] (best of repeats)")
+    print(f"  {'kernel':<52} {'lib':>10} {'alternative':>12} {'alt/lib':>8}")
+    names = {f"gradient_N{v['N']}": f"rod gradient N = {v['N']}: (3, N) view vs slices"
+             for k, v in d.items() if k.startswith("gradient_")}
+    names["blocks"] = f"rod element blocks N = {d['blocks']['N']}: T.T @ h @ T vs einsum"
+    names["tangent"] = (f"T6 tangent {d['tangent']['n_elements']} el.: einsum optimize=True "
+                        "vs False")
+    for k, v in d.items():
+        print(f"  {names[k]:<52} {us(v['lib'])} {us(v['alt']):>12} {v['alt'] / v['lib']:>8.1f}")
 
 
 def print_widgets(rows, rows1=None):
@@ -152,6 +159,7 @@ def main(argv=None):
     results["rod_steps"] = bench.rod_steps(rounds=rounds,
                                            pyelastica=not args.no_pyelastica)
     results["fem_assembly"] = bench.fem_assembly(rounds=max(3, rounds // 3))
+    results["design_choices"] = bench.design_choices(rounds=rounds)
     results["widget_response"] = bench.widget_response()
     results["widget_response_1thread"] = bench.widget_response_single_thread()
     mem = {"bench_process": bench.peak_rss_mb()}
@@ -168,6 +176,7 @@ def main(argv=None):
     print_rod_kernels(results["rod_kernels"])
     print_steps(results["rod_steps"])
     print_fem(results["fem_assembly"])
+    print_choices(results["design_choices"])
     print_widgets(results["widget_response"], results.get("widget_response_1thread"))
     if "notebooks" in results:
         print_notebooks(results["notebooks"], mem)

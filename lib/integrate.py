@@ -414,6 +414,15 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
     )
 
 
+def _initial_acceleration(force, M, u0):
+    """a_0 solving M a_0 = -f(u_0) (lumped or consistent M), and f(u_0)."""
+    f0 = np.asarray(force(u0)[0], dtype=float)
+    if M.ndim == 1:
+        return -f0 / M, f0
+    Md = M.toarray() if sp.issparse(M) else M
+    return -sla.solve(Md, f0, assume_a="pos"), f0
+
+
 def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, callback=None,
             tol=1e-10, maxiter=40):
     """Run :func:`newmark_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
@@ -430,13 +439,7 @@ def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, call
     """
     u0 = np.asarray(u0, dtype=float)
     M = _check_mass(mass, u0.size)
-    f0, _ = force(u0)
-    f0 = np.asarray(f0, dtype=float)
-    if M.ndim == 1:
-        a0 = -f0 / M
-    else:
-        Md = M.toarray() if sp.issparse(M) else M
-        a0 = -sla.solve(Md, f0, assume_a="pos")
+    a0, f0 = _initial_acceleration(force, M, u0)
     state = {"n": 0}
 
     def step(u, v, a):
@@ -810,13 +813,7 @@ def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback
     u0 = np.asarray(u0, dtype=float)
     params = _check_params(params)
     M = _check_mass(mass, u0.size)
-    f0, _ = force(u0)
-    f0 = np.asarray(f0, dtype=float)
-    if M.ndim == 1:
-        a0 = -f0 / M
-    else:
-        Md = M.toarray() if sp.issparse(M) else M
-        a0 = -sla.solve(Md, f0, assume_a="pos")
+    a0, f0 = _initial_acceleration(force, M, u0)
     state = {"n": 0, "f": f0}
 
     def step(u, v, a):

@@ -254,8 +254,9 @@ def energy(rod, q, load=None, grav=0.0):
     Parameters
     ----------
     rod : Rod
-    q : ndarray, shape (3N,)
-        State ``[phi_e, x_{e+1}, y_{e+1}]``.
+    q : ndarray, shape (3N,) or (m, 3N)
+        State ``[phi_e, x_{e+1}, y_{e+1}]``, or a stack of m states (for example a
+        stored trajectory), evaluated in one vectorised pass.
     load : (Px, Py, M), optional
         Dead tip force and moment (work -(Px x_N + Py y_N + M phi_{N-1})).
     grav : float
@@ -263,24 +264,36 @@ def energy(rod, q, load=None, grav=0.0):
 
     Returns
     -------
-    float
+    float, or ndarray of shape (m,) for a stack
 
     Examples
     --------
     >>> rod = make_rod(3)
     >>> abs(energy(rod, straight(rod), load=(0, -1, 0))) < 1e-20
     True
+    >>> energy(rod, np.stack([straight(rod)] * 2)).shape
+    (2,)
     """
-    q = _check_q(rod, q)
+    Q = np.asarray(q, dtype=float)
+    if Q.ndim == 2 and Q.shape[1] == rod.ndof:
+        stack = True
+    else:
+        Q, stack = _check_q(rod, q)[None, :], False
     load = _check_load(load)
     grav = _check_grav(grav)
     ell = rod.ell
-    phi, _, _, _, _, a, b = _kinematics(rod, q)
+    phi, x, y = Q[:, 0::3], Q[:, 1::3], Q[:, 2::3]
+    dx = np.diff(x, axis=1, prepend=0.0)
+    dy = np.diff(y, axis=1, prepend=0.0)
+    c, s = np.cos(phi), np.sin(phi)
+    a = c * dx + s * dy
+    b = c * dy - s * dx
     stretch = 0.5 * ell * (rod.EA * (a / ell - 1.0) ** 2 + rod.kGA * (b / ell) ** 2)
-    dphi = np.diff(np.concatenate([[0.0], phi]))
+    dphi = np.diff(phi, axis=1, prepend=0.0)
     bend = 0.5 * rod.EI / ell * _bending_weights(rod) * dphi**2
-    ext = load[0] * q[-2] + load[1] * q[-1] + load[2] * q[-3]
-    return float(stretch.sum() + bend.sum() + grav * np.dot(_node_masses(rod), q[2::3]) - ext)
+    ext = load[0] * Q[:, -2] + load[1] * Q[:, -1] + load[2] * Q[:, -3]
+    out = stretch.sum(axis=1) + bend.sum(axis=1) + grav * (y @ _node_masses(rod)) - ext
+    return out if stack else float(out[0])
 
 
 def gradient(rod, q, load=None, grav=0.0):

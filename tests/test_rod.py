@@ -332,3 +332,13 @@ def test_weak_clamp_spring_converges_only_at_first_order_from_below():
     assert abs(order - 1.0) < 0.05
     with pytest.raises(ValueError, match="clamp"):
         rod.kirchhoff_frequencies(4, clamp=0.0)
+
+
+def test_energy_of_a_stack_equals_the_energy_of_each_state():
+    rd = rod.make_rod(9, r_over_L=0.03, nu=0.3)
+    rng = np.random.default_rng(3)
+    Q = rod.straight(rd) + 0.05 * rng.standard_normal((5, rd.ndof))
+    load, g = (0.2, -0.7, 0.1), 1.3
+    stacked = rod.energy(rd, Q, load, g)
+    assert stacked.shape == (5,)
+    np.testing.assert_allclose(stacked, [rod.energy(rd, q, load, g) for q in Q], rtol=1e-14)

@@ -85,16 +85,18 @@ def render() -> str:
     ]
     by_result = _by_result()
     for res in sorted(by_result, key=lambda r: (r == 0, r)):
-        out += [f"## {RESULTS[res]}", "", "| key | seed | unit | book | book − seed | tol | status | note |",
-                "|---|---:|---|---:|---:|---:|---|---|"]
+        out += [f"## {RESULTS[res]}", "",
+                "| quantity and note | seed | book | book − seed | tol | status |",
+                "|---|---:|---:|---:|---:|---|"]
         for key in by_result[res]:
             rec = PUBLISHED[key]
             nb = chapter_of(key)
             bound = {"upper": "≤ ", "lower": "≥ "}.get(rec.kind, "")
+            unit = {"": "", "rel": " (rel.)"}.get(rec.unit, f" {rec.unit}")
             out.append(
-                f"| `{key}` | {bound}{rec.seed:g} | {UNITS.get(rec.unit, rec.unit)} "
-                f"| {{glue:text}}`{nb}.ipynb::{key}:.4g` | {{glue:text}}`{nb}.ipynb::{key}_dev:.2g` "
-                f"| {rec.tol:g} | {STATUS_MARK[rec.status]} | {_cell(rec.note)} |"
+                f"| `{key}`<br><small>{_cell(rec.note)}</small> | {bound}{rec.seed:g}{unit} "
+                f"| {{glue:text}}`{nb}.ipynb::{key}:.4g`{unit} | {{glue:text}}`{nb}.ipynb::{key}_dev:.2g` "
+                f"| {rec.tol:g} | {STATUS_MARK[rec.status]} |"
             )
         out.append("")
     return "\n".join(out)
