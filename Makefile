@@ -1,7 +1,7 @@
 # Two commands for a newcomer:  `make book`  and  `make test`.
 # Both create the virtual environment .venv on first use (Python 3.11, exact pins).
 
-PYTHON ?= python3
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp

@@ -37,11 +37,25 @@ EXTERNAL = re.compile(
 )
 
 
+def _has_cjk_font() -> bool:
+    try:
+        out = subprocess.run(["fc-list", ":lang=ko"], capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        return False
+    return bool(out.strip())
+
+
 def ensure_chromium():
-    if Path(CHROMIUM).exists():
+    """Install Debian's chromium and a CJK font (the glossary has Korean) when missing."""
+    want = []
+    if not Path(CHROMIUM).exists():
+        want.append("chromium")
+    if not _has_cjk_font():
+        want.append("fonts-noto-cjk")
+    if not want:
         return
-    print("installing Debian's chromium and a CJK font ...", flush=True)
-    cmd = ["apt-get", "install", "-y", "-q", "chromium", "fonts-noto-cjk"]
+    print(f"installing Debian's {' and '.join(want)} ...", flush=True)
+    cmd = ["apt-get", "install", "-y", "-q", *want]
     if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL, check=True)
         subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
