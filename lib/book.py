@@ -82,3 +82,24 @@ def savefig(fig, chapter: str, name: str) -> Path:
     path = FIGURES / f"{chapter}-{name}.png"
     fig.savefig(path, metadata={"Software": None})
     return path
+
+
+def md_table(header, rows, align="left"):
+    """A markdown table (an ``IPython.display.Markdown``) from preformatted strings.
+
+    ``header`` is a list of column titles, ``rows`` a list of lists of strings;
+    ``align`` is ``"left"`` or ``"right"`` for every column.  A ``|`` inside a cell is
+    escaped so it cannot split the cell.  Notebook outputs rendered this way are
+    compared verbatim by nbval, so format the numbers before passing them.
+    """
+    from IPython.display import Markdown
+
+    if align not in ("left", "right"):
+        raise ValueError(f"align must be 'left' or 'right', got {align!r}")
+    rule = "---:|" if align == "right" else "---|"
+
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    out = [line(header), "|" + rule * len(header)] + [line(r) for r in rows]
+    return Markdown("\n".join(out))

@@ -85,3 +85,12 @@ def test_glue_cells_are_exempt_from_output_comparison():
             glued = any("scrapbook" in out.get("metadata", {}) for out in cell.get("outputs", []))
             tags = cell.get("metadata", {}).get("tags", [])
             assert not glued or "nbval-ignore-output" in tags, f"{path.name} cell {i} glues but is compared"
+
+
+def test_md_table_escapes_bars_and_aligns():
+    from lib.book import md_table
+
+    text = md_table(["a", "b"], [["|x|", "2"]], align="right").data
+    assert text.splitlines() == ["| a | b |", "|---:|---:|", "| \\|x\\| | 2 |"]
+    with pytest.raises(ValueError, match="align"):
+        md_table(["a"], [], align="centre")

@@ -18,6 +18,24 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _strip_volatile(nb) -> None:
+    """Drop what changes on every run without changing what the notebook computes.
+
+    Widgets need a live kernel anyway, so their random model ids and saved state are
+    dropped (the cell keeps its plain-text fallback); so are the interpreter's patch
+    version and per-cell timing metadata.
+    """
+    nb.metadata.pop("widgets", None)
+    nb.metadata.get("language_info", {}).pop("version", None)
+    for cell in nb.cells:
+        cell.get("metadata", {}).pop("execution", None)
+        for out in cell.get("outputs", []):
+            out.get("data", {}).pop(WIDGET_VIEW, None)
+
+
 def execute(path: Path, timeout: int = 900) -> float:
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -31,8 +49,7 @@ def execute(path: Path, timeout: int = 900) -> float:
     t0 = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - t0
-    for cell in nb.cells:
-        cell.get("metadata", {}).pop("execution", None)
+    _strip_volatile(nb)
     nbformat.write(nb, path)
     return elapsed
 
