@@ -38,7 +38,8 @@ def glue_number(name: str, value) -> float:
 def record(key: str, value) -> float:
     """Glue a computed value under its registry key and check it.
 
-    Also glues ``<key>_dev``: the book value minus the published one.  Raises
+    Also glues ``<key>_dev`` (the book value minus the published one) and
+    ``<key>_seed`` (the published value, for quoting it in the prose).  Raises
     ``AssertionError`` when an entry whose status is not ``not-reproducible``
     disagrees with its published value beyond its tolerance.
     """
@@ -48,6 +49,7 @@ def record(key: str, value) -> float:
         raise KeyError(f"{key!r} is not in lib.published.PUBLISHED") from None
     value = glue_number(key, value)
     glue_number(key + "_dev", value - entry.seed)
+    glue_number(key + "_seed", entry.seed)
     if entry.status != "not-reproducible" and not entry.agrees(value):
         raise AssertionError(
             f"{key}: book value {value!r} disagrees with published {entry.seed!r} "
