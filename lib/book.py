@@ -3,6 +3,7 @@
 * :func:`glue_number` glues a computed number for ``{glue:text}`` in the prose.
 * :func:`record` glues a computed number under its registry key and asserts it
   against :data:`lib.published.PUBLISHED` (call it in a ``remove-cell`` cell).
+* :func:`progress` prints a progress line that the HTML hides (standard error).
 * :func:`savefig` writes ``figures/<chapter>-<name>.png`` reproducibly (no
   timestamps or version strings), so re-executing a notebook leaves ``figures/``
   byte-identical.
@@ -56,6 +57,18 @@ def record(key: str, value) -> float:
             f"(kind={entry.kind}, tol={entry.tol!r}, status={entry.status})"
         )
     return value
+
+
+def progress(message: str) -> None:
+    """Report progress of a long cell on standard error.
+
+    The book's HTML drops standard-error output (``nb_output_stderr: remove`` in
+    ``_config.yml``), so a reader running the notebook sees the counter while the
+    published page shows no progress boxes.
+    """
+    import sys
+
+    print(message, file=sys.stderr, flush=True)
 
 
 def style():
