@@ -45,6 +45,8 @@ face_traction_load, tip_shear_load, face_pressure_load    consistent loads
 solve_linear, static, frequencies, bending_frequencies, highest_frequency
                                                           solvers
 mixed_solve, pressure                                     T6/P1 mixed element
+divergence_matrix, divergence_free_dimension, inf_sup_constants, corner_exponent
+                                                          locking and singularity diagnostics
 cable_row, section_rows                                   constraint rows
 cantilever_tip_ratio, cantilever_frequencies              the book's public calls
 euler_bernoulli_tip, timoshenko_tip_ratio, deflection_ratio  theory
@@ -64,9 +66,13 @@ Examples
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
+import scipy.linalg as sla
+import scipy.optimize as sopt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
@@ -84,6 +90,9 @@ __all__ = [
     # solvers
     "solve_linear", "static", "frequencies", "bending_frequencies", "highest_frequency",
     "pressure", "mixed_solve", "ConvergenceError",
+    # locking diagnostics
+    "DivergenceCount", "divergence_matrix", "divergence_free_dimension", "inf_sup_constants",
+    "corner_exponent",
     # constraints (actuators, weak clamp)
     "cable_row", "section_rows",
     # theory and the public cantilever calls
@@ -672,9 +681,33 @@ def solve_linear(model, load, K=None):
     load : (2 n_nodes,) nodal loads
     K : optional precomputed stiffness (default :func:`linear_stiffness`)
     """
+    _check_clamped(model)
     K = linear_stiffness(model) if K is None else K
     Kf, ff = condense(model, K, load)
-    return expand(model, spla.spsolve(Kf.tocsc(), ff))
+    return expand(model, _sparse_solve(Kf, ff, "K (condensed stiffness)",
+                                       "is the model clamped? (fixed dofs)"))
+
+
+def _check_clamped(model):
+    """A stiffness needs >= 3 fixed dofs to lose the rigid motions; say so instead of a singular LU."""
+    if model.fixed.size < 3:
+        raise ValueError(f"model.fixed holds {model.fixed.size} dofs: the model is not clamped "
+                         "(at least 3 fixed dofs remove the rigid motions), its stiffness is "
+                         "singular")
+
+
+def _sparse_solve(A, b, name, hint=""):
+    """``A^{-1} b`` by sparse LU; a singular ``A`` raises ValueError naming it (no bare SciPy error)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", spla.MatrixRankWarning)
+            x = spla.splu(sp.csc_matrix(A)).solve(np.asarray(b, dtype=float))
+    except (RuntimeError, spla.MatrixRankWarning) as err:
+        raise ValueError(f"{name} is singular ({err}); {hint}".rstrip("; ")) from err
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{name} is numerically singular (non-finite solution); {hint}"
+                         .rstrip("; "))
+    return x
 
 
 def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -724,7 +757,11 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
             if it == maxiter:
                 raise ConvergenceError(f"Newton did not converge at load step {step}/{steps}: "
                                        f"relative residual {res:.3e} after {maxiter} iterations")
-            du = spla.spsolve(condense(model, hessian(model, u)).tocsc(), r)
+            try:
+                du = _sparse_solve(condense(model, hessian(model, u)), r, "tangent stiffness")
+            except ValueError as err:
+                raise ConvergenceError(f"load step {step}/{steps}, iteration {it}: {err} "
+                                       f"(residual {res:.3e})") from err
             t = 1.0
             for _ in range(30):
                 trial = u.copy()
@@ -763,11 +800,19 @@ def frequencies(model, k=2, return_modes=False, K=None, M=None):
     """
     if not (isinstance(k, (int, np.integer)) and 1 <= k < model.free.size - 1):
         raise ValueError(f"k must be an integer in [1, {model.free.size - 2}], got {k!r}")
+    _check_clamped(model)
     K = linear_stiffness(model) if K is None else K
     M = mass(model) if M is None else M
     Kf, Mf = condense(model, K), condense(model, M)
-    lam, vec = spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM",
-                          v0=_start_vector(Kf.shape[0]))
+    try:
+        lam, vec = spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM",
+                              v0=_start_vector(Kf.shape[0]))
+    except spla.ArpackNoConvergence as err:
+        raise ConvergenceError(f"shift-invert Lanczos found {len(err.eigenvalues)} of k = {k} "
+                               "eigenvalues") from err
+    except RuntimeError as err:          # splu of a singular K inside eigsh
+        raise ValueError(f"K (condensed stiffness) is singular: is the model clamped "
+                         f"(fixed dofs)? ({err})") from err
     order = np.argsort(lam)
     omega = np.sqrt(lam[order])
     if not return_modes:
@@ -786,10 +831,17 @@ def highest_frequency(model, K=None, M=None):
     K = linear_stiffness(model) if K is None else K
     M = mass(model) if M is None else M
     Kf, Mf = condense(model, K).tocsc(), condense(model, M).tocsc()
-    lu = spla.splu(Mf)
+    try:
+        lu = spla.splu(Mf)
+    except RuntimeError as err:
+        raise ValueError(f"M (condensed mass) is singular: is rho > 0? ({err})") from err
     Minv = spla.LinearOperator(Kf.shape, matvec=lu.solve, dtype=float)
-    lam = spla.eigsh(Kf, k=1, M=Mf, Minv=Minv, which="LA", tol=1e-12,
-                     v0=_start_vector(Kf.shape[0]))[0]
+    try:
+        lam = spla.eigsh(Kf, k=1, M=Mf, Minv=Minv, which="LA", tol=1e-12,
+                         v0=_start_vector(Kf.shape[0]))[0]
+    except spla.ArpackNoConvergence as err:
+        raise ConvergenceError("Lanczos did not converge to the largest eigenvalue "
+                               f"({len(err.eigenvalues)} converged)") from err
     return float(np.sqrt(lam[0]))
 
 
@@ -957,14 +1009,39 @@ def mixed_solve(model, load):
     """
     if model.mesh.element != "T6":
         raise ValueError(f"mixed_solve needs a T6 model, got {model.mesh.element!r}")
+    load = np.asarray(load, dtype=float)
+    if load.shape != (model.n_dofs,):
+        raise ValueError(f"load must have shape ({model.n_dofs},), got {load.shape}")
+    _check_clamped(model)
+    Kuu, Bup, Mpp, pidx = _taylor_hood_blocks(model, deviatoric=True)
+    npr = Mpp.shape[0]
+    fr = model.free
+    Kb = sp.bmat([[Kuu[fr][:, fr], Bup[:, fr].T], [Bup[:, fr], -Mpp / model.lam]], format="csc")
+    rhs = np.concatenate([load[fr], np.zeros(npr)])
+    x = _sparse_solve(Kb, rhs, "the mixed saddle-point matrix",
+                      "is the model clamped? (fixed dofs)")
+    u = expand(model, x[:fr.size])
+    return u, -x[fr.size:][pidx]
+
+
+def _taylor_hood_blocks(model, deviatoric=True):
+    r"""Blocks of the T6/P1 (Taylor-Hood) pair on ``model``'s T6 mesh, all dofs.
+
+    Returns ``(Kuu, B, Mp, pidx)``: ``Kuu`` the velocity block, ``2 mu eps:eps``
+    (``deviatoric``) or the vector Laplacian ``grad v : grad v`` (the H1
+    seminorm, otherwise); ``B[p, dof] = int N_p div N_dof``; ``Mp = int N_p N_q``
+    the pressure mass; ``pidx`` (n_el, 3) the pressure number of every corner.
+    """
     mesh = model.mesh
     corners = mesh.elements[:, :3]
     cnodes, pidx = np.unique(corners, return_inverse=True)
     pidx = pidx.reshape(corners.shape)
     npr = cnodes.size
-    # deviatoric-like part: the tangent of a material with lam = 0 at F = I
     I = np.eye(2)
-    A0 = model.mu * (np.einsum("ik,JL->iJkL", I, I) + np.einsum("iL,Jk->iJkL", I, I))
+    if deviatoric:   # the tangent of a material with lam = 0 at F = I
+        A0 = model.mu * (np.einsum("ik,JL->iJkL", I, I) + np.einsum("iL,Jk->iJkL", I, I))
+    else:
+        A0 = np.einsum("ik,JL->iJkL", I, I)
     Ke = np.einsum("eq,eqaJ,iJkL,eqbL->eaibk", model.w, model.G, A0, model.G, optimize=True)
     ne = 2 * model.G.shape[2]
     Kuu = _assemble_matrix(model, Ke.reshape(-1, ne, ne))
@@ -975,15 +1052,215 @@ def mixed_solve(model, load):
     rows = np.repeat(pidx, ne, axis=1).ravel()
     cols = np.tile(model.dofs, (1, 3)).ravel()
     Bup = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(npr, model.n_dofs))
-    Ce = np.einsum("eq,qc,qd->ecd", model.w, Np, Np) / model.lam
-    Cpp = sp.csr_matrix((Ce.ravel(), (np.repeat(pidx, 3, axis=1).ravel(),
+    Ce = np.einsum("eq,qc,qd->ecd", model.w, Np, Np)
+    Mpp = sp.csr_matrix((Ce.ravel(), (np.repeat(pidx, 3, axis=1).ravel(),
                                       np.tile(pidx, (1, 3)).ravel())), shape=(npr, npr))
+    return Kuu, Bup, Mpp, pidx
+
+
+# --------------------------------------------------------------------------------------
+# locking diagnostics: divergence-free subspace, inf-sup constant, corner singularity
+# --------------------------------------------------------------------------------------
+class DivergenceCount(NamedTuple):
+    """Counts of :func:`divergence_free_dimension` for one mesh and element."""
+
+    free: int          #: free displacement components (dofs not clamped)
+    constraints: int   #: incompressibility constraints (volumetric quadrature points)
+    rank: int          #: rank of the discrete divergence on the free dofs
+    dimension: int     #: free - rank, the dimension of the divergence-free subspace
+    ratio: float       #: Hughes' constraint ratio free / constraints
+    gap: float         #: smallest kept singular value / largest (how clear the rank is)
+
+
+def divergence_matrix(model):
+    r"""Discrete divergence at the volumetric quadrature points, ``D`` (n_el n_q, 2 n_nodes).
+
+    Row ``(e, q)`` is ``sqrt(w_eq) div u`` at quadrature point ``q`` of element
+    ``e``, the points the stiffness uses (one for T3, three for T6), so that the
+    volumetric part of the linear stiffness is exactly ``lam D^T D``:
+
+    .. math:: \tfrac{\lambda}{2}\sum_{e,q} w_{eq}\,(\operatorname{div}u)_{eq}^2
+              = \tfrac{\lambda}{2}\,\lVert D u\rVert^2 .
+
+    As ``lam -> infinity`` a finite-energy displacement must satisfy ``D u = 0``:
+    each row is one incompressibility constraint.  (For T6, ``div u`` is linear
+    in each element, so vanishing at its three points means vanishing everywhere.)
+
+    Examples
+    --------
+    >>> m = cantilever(2, 1, "T3")
+    >>> divergence_matrix(m).shape
+    (4, 12)
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a Model, got {type(model).__name__}")
+    nel, nq = model.w.shape
+    ne = 2 * model.G.shape[2]
+    De = np.sqrt(model.w)[:, :, None, None] * model.G                   # [e, q, a, i]
+    rows = np.repeat(np.arange(nel * nq), ne)
+    cols = np.repeat(model.dofs[:, None, :], nq, axis=1).ravel()
+    return sp.csr_matrix((De.reshape(-1), (rows, cols)), shape=(nel * nq, model.n_dofs))
+
+
+def divergence_free_dimension(nx, ny, element, rtol=1e-10):
+    r"""Dimension of the discretely divergence-free subspace of the book's cantilever.
+
+    The cantilever of :func:`cantilever` (L/h = 10, face X = 0 clamped) on
+    ``nx x ny`` cells; the constraints are the rows of :func:`divergence_matrix`
+    restricted to the free dofs, ``D_f``.  The subspace ``{u_f : D_f u_f = 0}``
+    holds every displacement a nearly incompressible material can take at finite
+    energy; its dimension is ``n_free - rank D_f``.  The rank counts the singular
+    values (``scipy.linalg.svdvals``, dense) above ``rtol`` times the largest.
+    Hughes' constraint ratio ``r = n_free / n_constraints`` (Hughes 1987/2000,
+    sec. 4.3) compares the count with the continuum's two equations per
+    constraint: ``r <= 1`` predicts severe locking, ``r = 2`` is the ideal.
+
+    Parameters
+    ----------
+    nx, ny : int >= 1
+    element : "T3" or "T6"
+    rtol : float in (0, 1), relative rank threshold
+
+    Returns
+    -------
+    DivergenceCount
+
+    Examples
+    --------
+    >>> divergence_free_dimension(20, 2, "T3")[:4]
+    (120, 80, 80, 40)
+    """
+    _check_mesh_args(nx, ny, element)
+    if not (isinstance(rtol, (int, float, np.floating)) and 0 < rtol < 1):
+        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    model = cantilever(nx, ny, element)
+    Df = divergence_matrix(model)[:, model.free]
+    if min(Df.shape) > 4000:
+        raise ValueError(f"nx x ny = {nx} x {ny} is too large for a dense SVD "
+                         f"({Df.shape[0]} x {Df.shape[1]})")
+    s = sla.svdvals(Df.toarray())
+    rank = int(np.sum(s > rtol * s[0]))
+    free = int(model.free.size)
+    return DivergenceCount(free, int(Df.shape[0]), rank, free - rank, free / Df.shape[0],
+                           float(s[rank - 1] / s[0]))
+
+
+def inf_sup_constants(model, k=1, pressure="taylor-hood"):
+    r"""The ``k`` smallest discrete inf-sup values ``beta`` of a displacement-pressure pair.
+
+    .. math:: \beta_h = \min_{q}\max_{v}\frac{\int q\operatorname{div}v}{|v|_1\,\lVert q\rVert_0},
+              \qquad \beta_h^2 = \lambda_{\min}\bigl(B A^{-1} B^{\top},\ M_p\bigr),
+
+    the smallest generalised eigenvalue of the Schur complement against the
+    pressure mass ``M_p`` (Brezzi & Fortin; Boffi, Brezzi & Fortin 2013, ch. 5),
+    with ``A`` the vector Laplacian (``|v|_1^2 = v^T A v``) on the free dofs of
+    ``model``.  ``pressure`` selects the pair:
+
+    * ``"taylor-hood"`` (T6 only): continuous linear pressure on the corner nodes,
+      the pair of :func:`mixed_solve`;
+    * ``"quadrature"``: one pressure value per volumetric quadrature point
+      (discontinuous), the pressure that the *displacement* element implies
+      (``p = lam div u`` at the points of :func:`divergence_matrix`; ``M_p`` = the weights).
+
+    A pair is uniformly stable when ``beta_h`` stays bounded away from 0 as the mesh is
+    refined.  A zero value means a pressure mode that no displacement can see
+    (for clamped faces all round, the constant pressure).  Dense generalised
+    ``scipy.linalg.eigh``; at most 4000 pressures.  Since ``|div v|^2 <= 2|grad v|^2``
+    in two dimensions every ``beta <= sqrt(2)``.
+
+    Returns
+    -------
+    (k,) ascending ndarray
+
+    Examples
+    --------
+    >>> m = cantilever(10, 1, "T6")
+    >>> round(float(inf_sup_constants(m)[0]), 3)
+    0.647
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a Model, got {type(model).__name__}")
+    _check_clamped(model)
     fr = model.free
-    Kb = sp.bmat([[Kuu[fr][:, fr], Bup[:, fr].T], [Bup[:, fr], -Cpp]], format="csc")
-    rhs = np.concatenate([np.asarray(load, dtype=float)[fr], np.zeros(npr)])
-    x = spla.spsolve(Kb, rhs)
-    u = expand(model, x[:fr.size])
-    return u, -x[fr.size:][pidx]
+    if pressure == "taylor-hood":
+        if model.mesh.element != "T6":
+            raise ValueError(f"pressure='taylor-hood' needs a T6 model, got "
+                             f"{model.mesh.element!r}")
+        A, B, Mp, _ = _taylor_hood_blocks(model, deviatoric=False)
+        Mp = Mp.toarray()
+    elif pressure == "quadrature":
+        A = _taylor_hood_like_laplacian(model)
+        B = sp.diags(np.sqrt(model.w.ravel())) @ divergence_matrix(model)
+        Mp = np.diag(model.w.ravel())
+    else:
+        raise ValueError(f"pressure must be 'taylor-hood' or 'quadrature', got {pressure!r}")
+    npr = Mp.shape[0]
+    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 1 <= k <= npr):
+        raise ValueError(f"k must be an integer in [1, {npr}], got {k!r}")
+    if npr > 4000:
+        raise ValueError(f"model has {npr} pressures, too many for the dense eigenproblem")
+    Bf = B[:, fr].toarray()
+    AinvBt = _sparse_solve(A[fr][:, fr], Bf.T, "the vector Laplacian on the free dofs",
+                           "is the model clamped? (fixed dofs)")
+    S = Bf @ AinvBt
+    ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])
+    return np.sqrt(np.maximum(ev, 0.0))
+
+
+def _taylor_hood_like_laplacian(model):
+    """Vector Laplacian ``int grad v : grad w`` (the H1 seminorm) on any element, all dofs."""
+    I = np.eye(2)
+    A0 = np.einsum("ik,JL->iJkL", I, I)
+    Ke = np.einsum("eq,eqaJ,iJkL,eqbL->eaibk", model.w, model.G, A0, model.G, optimize=True)
+    ne = 2 * model.G.shape[2]
+    return _assemble_matrix(model, Ke.reshape(-1, ne, ne))
+
+
+def corner_exponent(nu, angle=np.pi / 2):
+    r"""Williams' exponent of a corner with one clamped and one traction-free side (plane strain).
+
+    Near such a corner of opening ``angle`` the displacement behaves as ``r^s``
+    with ``s`` the smallest positive root of (Williams 1952)
+
+    .. math:: 4\kappa\sin^2(s\,\alpha) = (1+\kappa)^2 - 4 s^2\sin^2\alpha,
+              \qquad \kappa = 3 - 4\nu,
+
+    and the stress as ``r^(s-1)``: singular for ``s < 1``.  An energy quantity
+    (such as the compliance, the tip deflection under the tip load) computed on
+    a uniform mesh of size ``h`` then converges as ``h^(2s)`` whatever the element
+    order.  Only real roots are sought, so ``angle`` is limited to ``(0, pi/2]``
+    (towards ``pi`` the leading root turns complex: ``1/2 + i ln(kappa)/(2 pi)`` at ``pi``).
+
+    Parameters
+    ----------
+    nu : float in (-1, 0.5)
+    angle : float in (0, pi/2], the corner's opening (``pi/2`` for the cantilever's root)
+
+    Examples
+    --------
+    >>> round(corner_exponent(0.3), 4)
+    0.7112
+    """
+    _check_nu(nu)
+    if not (isinstance(angle, (int, float, np.floating)) and 0 < angle <= np.pi / 2 + 1e-15):
+        raise ValueError(f"angle must lie in (0, pi/2], got {angle!r}")
+    kappa = 3 - 4 * nu
+
+    def g(s):
+        return 4 * kappa * np.sin(s * angle) ** 2 - (1 + kappa) ** 2 + 4 * s**2 * np.sin(angle) ** 2
+
+    # g(0) < 0 and g > 0 once 2 s sin(angle) > 1 + kappa: bracket the first sign change
+    hi = (1 + kappa) / (2 * np.sin(angle))
+    grid = np.linspace(1e-9, hi, 2001)
+    change = np.flatnonzero(np.diff(np.sign(g(grid))) > 0)
+    if change.size == 0:
+        raise ValueError(f"no real corner exponent for angle = {angle!r}, nu = {nu!r}")
+    a, b = grid[change[0]], grid[change[0] + 1]
+    try:
+        return float(sopt.brentq(g, a, b, xtol=1e-14))
+    except ValueError as err:     # not expected after the bracket search; never bare
+        raise ValueError(f"corner exponent root search failed for angle = {angle!r}, "
+                         f"nu = {nu!r}: {err}") from err
 
 
 def cable_row(model, eyelets):
