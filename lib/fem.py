@@ -1114,7 +1114,7 @@ def divergence_free_dimension(nx, ny, element, rtol=1e-10):
     energy; its dimension is ``n_free - rank D_f``.  The rank counts the singular
     values (``scipy.linalg.svdvals``, dense) above ``rtol`` times the largest.
     Hughes' constraint ratio ``r = n_free / n_constraints`` (Hughes 1987/2000,
-    sec. 4.3) compares the count with the continuum's two equations per
+    ch. 4, constraint counting) compares the count with the continuum's two equations per
     constraint: ``r <= 1`` predicts severe locking, ``r = 2`` is the ideal.
 
     Parameters
@@ -1140,7 +1140,11 @@ def divergence_free_dimension(nx, ny, element, rtol=1e-10):
     if min(Df.shape) > 4000:
         raise ValueError(f"nx x ny = {nx} x {ny} is too large for a dense SVD "
                          f"({Df.shape[0]} x {Df.shape[1]})")
-    s = sla.svdvals(Df.toarray())
+    try:
+        s = sla.svdvals(Df.toarray())
+    except sla.LinAlgError as err:
+        raise ConvergenceError(f"SVD of the {Df.shape[0]} x {Df.shape[1]} divergence "
+                               f"matrix did not converge ({err})") from err
     rank = int(np.sum(s > rtol * s[0]))
     free = int(model.free.size)
     return DivergenceCount(free, int(Df.shape[0]), rank, free - rank, free / Df.shape[0],
@@ -1191,7 +1195,7 @@ def inf_sup_constants(model, k=1, pressure="taylor-hood"):
         A, B, Mp, _ = _taylor_hood_blocks(model, deviatoric=False)
         Mp = Mp.toarray()
     elif pressure == "quadrature":
-        A = _taylor_hood_like_laplacian(model)
+        A = _vector_laplacian(model)
         B = sp.diags(np.sqrt(model.w.ravel())) @ divergence_matrix(model)
         Mp = np.diag(model.w.ravel())
     else:
@@ -1205,11 +1209,15 @@ def inf_sup_constants(model, k=1, pressure="taylor-hood"):
     AinvBt = _sparse_solve(A[fr][:, fr], Bf.T, "the vector Laplacian on the free dofs",
                            "is the model clamped? (fixed dofs)")
     S = Bf @ AinvBt
-    ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])
+    try:
+        ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])
+    except sla.LinAlgError as err:
+        raise ConvergenceError(f"generalised eigenproblem of the {npr} x {npr} Schur "
+                               f"complement failed ({err})") from err
     return np.sqrt(np.maximum(ev, 0.0))
 
 
-def _taylor_hood_like_laplacian(model):
+def _vector_laplacian(model):
     """Vector Laplacian ``int grad v : grad w`` (the H1 seminorm) on any element, all dofs."""
     I = np.eye(2)
     A0 = np.einsum("ik,JL->iJkL", I, I)
