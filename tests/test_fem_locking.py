@@ -213,3 +213,14 @@ def test_unclamped_solves_raise_value_errors_that_name_the_clamp():
         fem.mixed_solve(m, f)
     with pytest.raises(ValueError, match="clamped"):
         fem.frequencies(m, 2)
+
+
+def test_divergence_diagnostics_reject_bad_input():
+    with pytest.raises(ValueError, match="rtol"):
+        fem.divergence_free_dimension(2, 1, "T3", rtol=0.0)
+    with pytest.raises(ValueError, match="element"):
+        fem.divergence_free_dimension(2, 1, "Q4")
+    with pytest.raises(ValueError, match="nx"):
+        fem.divergence_free_dimension(0, 1, "T3")
+    with pytest.raises(ValueError, match="model"):
+        fem.divergence_matrix("not a model")
