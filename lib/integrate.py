@@ -161,7 +161,7 @@ def _linear_solve(J, R):
         return None
 
 
-def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtracks=20,
+def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtracks=30,
                  name="Newton"):
     """Solve R(x) = 0 by Newton's method with a backtracking line search.
 
@@ -188,8 +188,11 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
         Relative tolerance on ||R||_inf / scale.
     maxiter : int
         Newton iterations allowed.
-    line_search : bool
-        Backtrack on ||R||_2 (``False``: plain Newton, full steps always).
+    line_search : bool or "fallback"
+        ``True``: backtrack on ||R||_2; ``False``: plain Newton, full steps
+        always; ``"fallback"``: plain Newton first and, only if it fails, again
+        from ``x0`` with the line search (so every solve plain Newton manages
+        gives exactly its result).
     max_backtracks : int
         Step-length halvings allowed per iteration.
     name : str
@@ -220,6 +223,13 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
     (True, True)
     """
     _check_int(maxiter, "maxiter")
+    if line_search not in (True, False, "fallback"):
+        raise ValueError(f"line_search must be True, False or 'fallback', got {line_search!r}")
+    if line_search == "fallback":
+        try:
+            return newton_solve(fun, x0, tol, maxiter, False, max_backtracks, name)
+        except NewtonFailure:
+            return newton_solve(fun, x0, tol, maxiter, True, max_backtracks, name)
     x = np.array(x0, dtype=float)
     R, J, scale = fun(x)
     R = np.asarray(R, dtype=float)
@@ -327,10 +337,22 @@ def halving(step, state, dt, max_halvings=4):
     return advance(tuple(state), dt, 0)
 
 
+_PREDICTORS = ("displacement", "velocity", "acceleration")
+
+
 def _check_predictor(predictor):
-    if predictor not in ("acceleration", "none"):
-        raise ValueError(f"predictor must be 'acceleration' or 'none', got {predictor!r}")
+    if predictor not in _PREDICTORS:
+        raise ValueError(f"predictor must be one of {_PREDICTORS}, got {predictor!r}")
     return predictor
+
+
+def _predict(predictor, u, v, a, h):
+    """Newton's start for u_1: constant displacement, velocity or acceleration."""
+    if predictor == "displacement":
+        return u.copy()
+    if predictor == "velocity":
+        return u + h * v
+    return u + h * v + 0.5 * h * h * a
 
 
 class RelaxationError(RuntimeError):
@@ -605,7 +627,7 @@ def _tangent(K, M, c):
 
 
 def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxiter=40,
-                 predictor="acceleration", line_search=True, max_halvings=0):
+                 predictor="displacement", line_search="fallback", max_halvings=0):
     """One implicit Newmark-beta step, solved by a safeguarded Newton method.
 
         u_1 = u + dt v + dt^2 [(1/2 - beta) a + beta a_1],
@@ -633,11 +655,16 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
         Relative residual tolerance.
     maxiter : int
         Newton iterations allowed per solve.
-    predictor : {"acceleration", "none"}
-        Newton's start: constant acceleration a_1 = a, i.e.
-        u_1 = u + dt v + dt^2/2 a (default), or ``"none"``: u_1 = u.
-    line_search : bool
-        Backtrack on the residual norm (``False``: full Newton steps).
+    predictor : {"displacement", "velocity", "acceleration"}
+        Newton's start: constant displacement u_1 = u (default), constant
+        velocity u_1 = u + dt v, or constant acceleration a_1 = a, i.e.
+        u_1 = u + dt v + dt^2/2 a.  The extrapolating predictors are better
+        for resolved motion and worse for stiff modes with omega dt >> 1,
+        whose extrapolated accelerations overshoot (the integration chapter
+        measures this on the rod).
+    line_search : bool or "fallback"
+        As in :func:`newton_solve`; the default ``"fallback"`` tries plain
+        Newton first, then the line search.
     max_halvings : int
         How often a failing step may be halved (0: never; the step stays the
         fixed-step scheme).
@@ -690,7 +717,7 @@ def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor
             scale = max(float(np.abs(f).max()), float(np.abs(Ma).max()), tiny)
             return Ma + f, _tangent(K, M, cb), scale
 
-        x0 = u0.copy() if predictor == "none" else u0 + h * v0 + 0.5 * h * h * a0
+        x0 = _predict(predictor, u0, v0, a0, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search, name="Newmark Newton")
         stats["iterations"] += info.iterations
         stats["backtracks"] += info.backtracks
@@ -717,7 +744,7 @@ def _initial_acceleration(force, M, u0):
 
 
 def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, callback=None,
-            tol=1e-10, maxiter=40, predictor="acceleration", line_search=True, max_halvings=0):
+            tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback", max_halvings=0):
     """Run :func:`newmark_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
 
     The initial acceleration solves M a_0 = -f(u_0).  ``predictor``,
@@ -1004,7 +1031,7 @@ def _check_params(params):
 
 
 def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxiter=40,
-                           predictor="acceleration", line_search=True, max_halvings=0):
+                           predictor="displacement", line_search="fallback", max_halvings=0):
     """One generalised-alpha step for M u'' + f(u) = 0, solved by a safeguarded Newton method.
 
     Newmark's kinematics
@@ -1093,7 +1120,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
             K = (1.0 - af) * K if sp.issparse(K) else (1.0 - af) * np.asarray(K, dtype=float)
             return Ma + fa, _tangent(K, M, (1.0 - am) * cb), scale
 
-        x0 = u0.copy() if predictor == "none" else u0 + h * v0 + 0.5 * h * h * a0
+        x0 = _predict(predictor, u0, v0, a0, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search,
                                name="generalised-alpha Newton")
         stats["iterations"] += info.iterations
@@ -1111,7 +1138,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
 
 
 def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback=None,
-                      tol=1e-10, maxiter=40, predictor="acceleration", line_search=True,
+                      tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback",
                       max_halvings=0):
     """Run :func:`generalized_alpha_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
 

@@ -78,7 +78,7 @@ def test_plain_newton_fails_a_newmark_step_the_safeguarded_one_solves():
     a = -f0
     dt = DT
     with pytest.raises(it.NewtonFailure):
-        it.newmark_step(u, v, a, dt, hard_force, np.ones(1), predictor="none",
+        it.newmark_step(u, v, a, dt, hard_force, np.ones(1), predictor="displacement",
                         line_search=False, maxiter=40)
     u1, v1, a1 = it.newmark_step(u, v, a, dt, hard_force, np.ones(1))
     # the accepted state satisfies the Newmark equations and the balance
@@ -95,7 +95,7 @@ def test_safeguards_do_not_change_a_step_plain_newton_solves():
     u, v = 0.1 * rng.standard_normal(4), 0.1 * rng.standard_normal(4)
     force = lambda x: (x + x**3, np.diag(1 + 3 * x**2))
     a = -force(u)[0]
-    plain = it.newmark_step(u, v, a, 0.05, force, np.ones(4), predictor="none",
+    plain = it.newmark_step(u, v, a, 0.05, force, np.ones(4), predictor="displacement",
                             line_search=False, tol=1e-13)
     safe = it.newmark_step(u, v, a, 0.05, force, np.ones(4), tol=1e-13)
     for x, y in zip(plain, safe):
@@ -172,3 +172,22 @@ def test_bad_arguments_name_themselves():
     with pytest.raises(ValueError, match="mass"):
         it.newmark(np.ones(2), np.zeros(2), 0.1, 2, lambda x: (x, np.eye(2)),
                    np.array([[1.0, 2.0], [2.0, 1.0]]))
+
+
+@pytest.mark.parametrize("predictor", ["displacement", "velocity", "acceleration"])
+def test_every_predictor_converges_to_the_same_step(predictor):
+    u, v = np.array([0.3, -0.2]), np.array([0.5, 1.0])
+    force = lambda x: (x + x**3, np.diag(1 + 3 * x**2))
+    a = -force(u)[0]
+    ref = it.newmark_step(u, v, a, 0.1, force, np.ones(2), tol=1e-14)
+    out = it.newmark_step(u, v, a, 0.1, force, np.ones(2), tol=1e-14, predictor=predictor)
+    for x, y in zip(ref, out):
+        assert np.allclose(x, y, rtol=1e-12, atol=1e-15)
+
+
+def test_fallback_line_search_solves_what_either_mode_solves():
+    # plain Newton fails from 3 on arctan, the fallback line search does not
+    x, info = it.newton_solve(arctan_system, np.array([3.0]), line_search="fallback")
+    assert abs(np.arctan(x[0])) <= 1e-10 and info.backtracks > 0
+    with pytest.raises(ValueError, match="line_search"):
+        it.newton_solve(arctan_system, np.array([3.0]), line_search="maybe")
