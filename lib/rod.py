@@ -623,7 +623,11 @@ def _newton_direction(rod, q, g):
         cb = cholesky_banded(ab, lower=False)
         return cho_solve_banded((cb, False), -g), True
     except LinAlgError:
-        lu = splu(hessian(rod, q).tocsc())
+        try:
+            lu = splu(hessian(rod, q).tocsc())
+        except RuntimeError as err:                # SciPy: "Factor is exactly singular"
+            raise StaticSolveError(
+                f"the Hessian is singular at this state (sparse LU: {err})") from None
         return lu.solve(-g), False
 
 
@@ -690,7 +694,12 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
         for it in range(maxiter + 1):
             if res <= tol * fscale:
                 break
-            dq, _ = _newton_direction(rod, q, g)
+            try:
+                dq, _ = _newton_direction(rod, q, g)
+            except StaticSolveError as err:
+                raise StaticSolveError(
+                    f"Newton failed at load step {j}/{steps} (load factor {lam:.3g}), "
+                    f"iteration {it}: {err}; residual {res:.3e}") from None
             small_step = np.abs(dq).max() <= 1e-14 * rod.L
             if small_step and res <= max(tol * fscale, floor):
                 break
