@@ -171,8 +171,9 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
     (sparse LU or a dense solve) and tries x + t dx with t = 1, 1/2, 1/4, ...
     until the merit phi = ||R||_2^2 / 2 decreases sufficiently (Armijo,
     phi(t) <= (1 - 2 c t) phi(0) with c = 1e-4; the Newton direction has
-    phi'(0) = -2 phi(0)).  A full step is always tried first, so where plain
-    Newton converges the iterates are the same.
+    phi'(0) = -2 phi(0)).  A full step is always tried first, so where the
+    residual falls monotonically the iterates are plain Newton's (and with
+    ``line_search="fallback"`` every solve plain Newton manages is its own).
 
     Converged when ||R||_inf <= tol * scale, or when the correction is at
     round-off (||dx||_inf <= 8 eps ||x||_inf): a residual that is a
