@@ -24,6 +24,7 @@ from scipy.integrate import solve_bvp, solve_ivp
 from scipy.optimize import brentq
 
 __all__ = [
+    "BeamSolveError",
     "euler_bernoulli_omegas",
     "timoshenko_omegas",
     "timoshenko_shear_coefficient",
@@ -33,6 +34,19 @@ __all__ = [
 ]
 
 
+class BeamSolveError(RuntimeError):
+    """A SciPy solver behind a beam solution failed; the message names the argument
+    (mode and r_over_L, or alpha) and the solver's own status and message."""
+
+
+def _number(value, name):
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    return x
+
+
 def _check_count(k, name="k"):
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"{name} must be a positive integer, got {k!r}")
@@ -40,7 +54,7 @@ def _check_count(k, name="k"):
 
 
 def _check_nu(nu):
-    nu = float(nu)
+    nu = _number(nu, "nu")
     if not (-1.0 < nu <= 0.5):
         raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
     return nu
@@ -127,9 +141,12 @@ def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
 
     Raises
     ------
-    RuntimeError
-        If ``solve_bvp`` does not report success for a mode (names the mode
-        and the solver message).
+    ValueError
+        For a bad argument (names it).
+    BeamSolveError
+        If ``solve_bvp`` does not report success for a mode, or the modes it
+        returns are not ascending (names the mode, r_over_L and the solver
+        message).
 
     References
     ----------
@@ -141,14 +158,20 @@ def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
     array([ 3.502 , 21.4417])
     """
     k = _check_count(k)
-    r = float(r_over_L)
-    if not r > 0:
-        raise ValueError(f"r_over_L must be > 0, got {r_over_L!r}")
+    r = _number(r_over_L, "r_over_L")
+    if not (r > 0 and np.isfinite(r)):
+        raise ValueError(f"r_over_L must be a positive finite number, got {r_over_L!r}")
     nu = _check_nu(nu)
     if ks is None:
         ks = timoshenko_shear_coefficient(nu)
-    elif not float(ks) > 0:
-        raise ValueError(f"ks must be > 0, got {ks!r}")
+    elif not (_number(ks, "ks") > 0 and np.isfinite(float(ks))):
+        raise ValueError(f"ks must be a positive finite number, got {ks!r}")
+    tol = _number(tol, "tol")
+    if not (tol > 0 and np.isfinite(tol)):
+        raise ValueError(f"tol must be a positive finite number, got {tol!r}")
+    nodes = _check_count(nodes, "nodes")
+    if nodes < 3:
+        raise ValueError(f"nodes must be at least 3, got {nodes!r}")
     EA = 4.0 / r**2
     S = float(ks) * EA / (2.0 * (1.0 + nu))
     rhoI = r**2 / 4.0
@@ -184,15 +207,20 @@ def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
         m = mode(s, 2) / w1
         Q = -mode(s, 3) / w1
         y0 = np.vstack([w, psi, Q, m])
-        sol = solve_bvp(rhs, bc, s, y0, p=[Om**2], tol=tol, max_nodes=200000)
+        try:
+            sol = solve_bvp(rhs, bc, s, y0, p=[Om**2], tol=tol, max_nodes=200000)
+        except (ValueError, np.linalg.LinAlgError) as err:
+            raise BeamSolveError(
+                f"solve_bvp raised for Timoshenko mode {j + 1} (r_over_L={r}): {err}") from None
         if sol.status != 0:
-            raise RuntimeError(
+            raise BeamSolveError(
                 f"solve_bvp failed for Timoshenko mode {j + 1} (r_over_L={r}): "
                 f"status {sol.status}, {sol.message}"
             )
         out[j] = np.sqrt(sol.p[0])
     if np.any(np.diff(out) <= 0):
-        raise RuntimeError(f"Timoshenko modes not distinct/ascending: {out}")
+        raise BeamSolveError(
+            f"Timoshenko modes for r_over_L={r} are not distinct and ascending: {out}")
     return out
 
 
@@ -206,13 +234,18 @@ def _elastica_ivp(alpha, kappa0, dense=False, stop=False):
 
     turn.terminal = True
     turn.direction = 1.0
-    return solve_ivp(f, (0.0, 1.0), [0.0, -kappa0, 0.0, 0.0], method="DOP853",
-                     rtol=1e-12, atol=1e-14, dense_output=dense,
-                     events=turn if stop else None)
+    sol = solve_ivp(f, (0.0, 1.0), [0.0, -kappa0, 0.0, 0.0], method="DOP853",
+                    rtol=1e-12, atol=1e-14, dense_output=dense,
+                    events=turn if stop else None)
+    if sol.status < 0:
+        raise BeamSolveError(
+            f"solve_ivp failed on the elastica for alpha={alpha!r} (shooting on the clamp "
+            f"curvature {kappa0!r}): status {sol.status}, {sol.message}")
+    return sol
 
 
 def _elastica_solve(alpha):
-    alpha = float(alpha)
+    alpha = _number(alpha, "alpha")
     if not np.isfinite(alpha):
         raise ValueError(f"alpha must be finite, got {alpha!r}")
     if alpha == 0.0:
@@ -234,7 +267,12 @@ def _elastica_solve(alpha):
             return 1.0 - sol.t_events[0][0]
         return sol.y[1, -1]
 
-    kappa0 = brentq(g, 0.0, np.sqrt(2.0 * a), xtol=1e-14, rtol=1e-14)
+    try:
+        kappa0 = brentq(g, 0.0, np.sqrt(2.0 * a), xtol=1e-14, rtol=1e-14)
+    except (ValueError, RuntimeError) as err:       # no sign change / no convergence
+        raise BeamSolveError(
+            f"shooting for the elastica with alpha={alpha!r} found no clamp curvature in "
+            f"[0, sqrt(2 |alpha|)] = [0, {np.sqrt(2.0 * a):.6g}]: {err}") from None
     return sgn, kappa0
 
 
@@ -325,7 +363,7 @@ def arc_tip(kappa_L):
     >>> print(f"{x:.12f} {y:.12f} {2 / np.pi:.12f}")
     0.000000000000 0.636619772368 0.636619772368
     """
-    a = float(kappa_L)
+    a = _number(kappa_L, "kappa_L")
     if not np.isfinite(a):
         raise ValueError(f"kappa_L must be finite, got {kappa_L!r}")
     if abs(a) < 1e-4:  # series, avoids 0/0

@@ -9,6 +9,12 @@ the model enters through a callable.
   (``grad Pi``) and K its tangent (``scipy.sparse`` matrix or ndarray); the
   residual is R = M a + f.
 
+Every implicit step solves its balance with the same model-independent
+:func:`newton_solve` (a predictor, a backtracking line search on the residual
+norm) and can halve a step whose solve fails (:func:`halving`); a solve that
+still fails raises :class:`NewtonFailure`, which says why, at which step and
+time, after how many iterations and with which residual.
+
 Public functions
 ----------------
 verlet_step(q, v, a, dt, accel)                    one velocity-Verlet step
@@ -16,6 +22,8 @@ verlet(q0, v0, dt, nsteps, accel, every, callback)  a run, sampled every ``every
 central_difference_step(u, v, a, dt, accel)        explicit central difference
 damped_verlet_step(q, v, a, dt, accel, c)          Verlet with viscous damping -c v
 relax(q0, accel, dt, c, ...)                        damped dynamic relaxation to rest
+newton_solve(fun, x0, tol, maxiter, line_search)   Newton with a backtracking line search on ||R||
+halving(step, state, dt, max_halvings)             sub-step a failing implicit step by halving
 newmark_step(u, v, a, dt, force, mass, ...)         one implicit Newmark-beta step (Newton)
 newmark(u0, v0, dt, nsteps, force, mass, ...)       a Newmark run, sampled like ``verlet``
 critical_step(omega_max)                            Verlet / central-difference limit 2/omega_max
@@ -39,16 +47,23 @@ integration* (2006) for the Verlet method.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
+_EPS = np.finfo(float).eps
+
 __all__ = [
     "Trajectory",
     "NewtonError",
+    "NewtonFailure",
+    "NewtonInfo",
+    "newton_solve",
+    "halving",
     "RelaxationError",
     "verlet_step",
     "verlet",
@@ -68,6 +83,279 @@ class NewtonError(RuntimeError):
     """Newton's method inside an implicit step did not converge."""
 
 
+class NewtonFailure(NewtonError):
+    """A Newton solve (or an implicit step built on it) failed; says how far it got.
+
+    Raised by :func:`newton_solve`, by the implicit steps (:func:`newmark_step`,
+    :func:`generalized_alpha_step`) and by the runs that call them
+    (:func:`newmark`, :func:`generalized_alpha`), which add the step and time.
+    A subclass of :class:`NewtonError` (itself a ``RuntimeError``), so code that
+    catches either keeps working.
+
+    Attributes
+    ----------
+    reason : str
+        ``"maxiter"`` (iteration budget spent), ``"line search"`` (no step
+        length in the backtracking reduced the residual), ``"non-finite"``
+        (the residual overflowed) or ``"singular"`` (the tangent could not be
+        factorised).
+    iteration : int
+        Newton iterations done when it stopped.
+    residual : float
+        ||R||_inf reached; ``relative`` is it divided by the force scale.
+    step, time : int or None, float or None
+        Step index and time of the failed step (set by the runs).
+    halvings : int
+        How many times the step had been halved when the last attempt failed.
+    """
+
+    def __init__(self, message, *, reason="maxiter", iteration=0, residual=float("nan"),
+                 relative=float("nan"), step=None, time=None, halvings=0):
+        super().__init__(message)
+        self.reason = reason
+        self.iteration = int(iteration)
+        self.residual = float(residual)
+        self.relative = float(relative)
+        self.step = step
+        self.time = time
+        self.halvings = int(halvings)
+
+    def located(self, step, time):
+        """A copy of this failure naming the step and time it happened at."""
+        return NewtonFailure(
+            f"at step {step} (t = {time:.6g}): {self}", reason=self.reason,
+            iteration=self.iteration, residual=self.residual, relative=self.relative,
+            step=step, time=time, halvings=self.halvings)
+
+
+@dataclass(frozen=True)
+class NewtonInfo:
+    """What a converged :func:`newton_solve` did.
+
+    Attributes
+    ----------
+    iterations : int
+        Newton iterations (tangent solves).
+    backtracks : int
+        Step-length halvings made by the line search, summed over iterations.
+    residual : float
+        Final ||R||_inf.
+    """
+
+    iterations: int
+    backtracks: int
+    residual: float
+
+
+def _linear_solve(J, R):
+    """J^{-1} R for a sparse or dense tangent; None if J is singular."""
+    try:
+        with warnings.catch_warnings():
+            # an ill-conditioned tangent is judged by the residual that follows
+            warnings.simplefilter("ignore", sla.LinAlgWarning)
+            if sp.issparse(J):
+                with np.errstate(all="ignore"):
+                    return splu(sp.csc_matrix(J)).solve(R)
+            return sla.solve(np.asarray(J, dtype=float), R)
+    except (sla.LinAlgError, RuntimeError, ValueError):  # splu: "Factor is exactly singular"
+        return None
+
+
+def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtracks=30,
+                 name="Newton"):
+    """Solve R(x) = 0 by Newton's method with a backtracking line search.
+
+    Model-independent: ``fun(x) -> (R, J, scale)`` returns the residual, its
+    Jacobian dR/dx (``scipy.sparse`` matrix or ndarray) and the force scale
+    that makes the tolerance relative.  Each iteration solves J dx = -R
+    (sparse LU or a dense solve) and tries x + t dx with t = 1, 1/2, 1/4, ...
+    until the merit phi = ||R||_2^2 / 2 decreases sufficiently (Armijo,
+    phi(t) <= (1 - 2 c t) phi(0) with c = 1e-4; the Newton direction has
+    phi'(0) = -2 phi(0)).  A full step is always tried first, so where the
+    residual falls monotonically the iterates are plain Newton's (and with
+    ``line_search="fallback"`` every solve plain Newton manages is its own).
+
+    Converged when ||R||_inf <= tol * scale, or when the correction is at
+    round-off (||dx||_inf <= 8 eps ||x||_inf): a residual that is a
+    difference of large stiff terms cannot fall below its round-off floor.
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(x) -> (R, J, scale)``.
+    x0 : ndarray
+        Start (the predictor).
+    tol : float
+        Relative tolerance on ||R||_inf / scale.
+    maxiter : int
+        Newton iterations allowed.
+    line_search : bool or "fallback"
+        ``True``: backtrack on ||R||_2; ``False``: plain Newton, full steps
+        always; ``"fallback"``: plain Newton first and, only if it fails, again
+        from ``x0`` with the line search (so every solve plain Newton manages
+        gives exactly its result).
+    max_backtracks : int
+        Step-length halvings allowed per iteration.
+    name : str
+        Prefix of the error message (which solve failed).
+
+    Returns
+    -------
+    x : ndarray
+        The solution.
+    info : NewtonInfo
+
+    Raises
+    ------
+    NewtonFailure
+        With ``reason`` "maxiter", "line search", "non-finite" or "singular",
+        the iteration and the residual reached.
+
+    References
+    ----------
+    Dennis and Schnabel, *Numerical methods for unconstrained optimization and
+    nonlinear equations* (1996), ch. 6 (backtracking on the residual norm).
+
+    Examples
+    --------
+    >>> fun = lambda x: (np.arctan(x), np.diag(1 / (1 + x**2)), 1.0)
+    >>> x, info = newton_solve(fun, np.array([2.0]))      # plain Newton diverges from 2
+    >>> abs(float(x[0])) < 1e-12, info.backtracks > 0
+    (True, True)
+    """
+    _check_int(maxiter, "maxiter")
+    if line_search not in (True, False, "fallback"):
+        raise ValueError(f"line_search must be True, False or 'fallback', got {line_search!r}")
+    if line_search == "fallback":
+        try:
+            return newton_solve(fun, x0, tol, maxiter, False, max_backtracks, name)
+        except NewtonFailure:
+            return newton_solve(fun, x0, tol, maxiter, True, max_backtracks, name)
+    x = np.array(x0, dtype=float)
+    R, J, scale = fun(x)
+    R = np.asarray(R, dtype=float)
+    backtracks = 0
+    tiny = np.finfo(float).tiny
+
+    def fail(reason, it, res, sc, extra):
+        raise NewtonFailure(
+            f"{name} failed ({reason}) after {it} iterations: residual {res:.3e} "
+            f"(relative {res / max(sc, tiny):.3e}, tol {tol:.1e}){extra}",
+            reason=reason, iteration=it, residual=res, relative=res / max(sc, tiny))
+
+    for it in range(maxiter + 1):
+        res = float(np.abs(R).max())
+        if not np.isfinite(res):
+            fail("non-finite", it, res, scale, "")
+        if res <= tol * scale:
+            return x, NewtonInfo(it, backtracks, res)
+        if it == maxiter:
+            fail("maxiter", it, res, scale, "")
+        dx = _linear_solve(J, R)
+        if dx is None or not np.all(np.isfinite(dx)):
+            fail("singular", it, res, scale, ": the tangent could not be factorised")
+        dx = -dx
+        at_floor = float(np.abs(dx).max()) <= 8 * _EPS * max(float(np.abs(x).max()), 1e-300)
+        phi0 = float(R @ R)
+        t = 1.0
+        for k in range(max_backtracks + 1):
+            xt = x + t * dx
+            Rt, Jt, st = fun(xt)
+            Rt = np.asarray(Rt, dtype=float)
+            phit = float(Rt @ Rt)
+            if (not line_search or at_floor
+                    or (np.isfinite(phit) and phit <= (1.0 - 2e-4 * t) * phi0)
+                    or float(np.abs(Rt).max()) <= tol * st):
+                break
+            if k == max_backtracks:
+                fail("line search", it, res, scale,
+                     f": no step length down to 2^-{max_backtracks} reduced ||R||")
+            t *= 0.5
+            backtracks += 1
+        x, R, J, scale = xt, Rt, Jt, st
+        if at_floor and np.all(np.isfinite(R)):
+            # the correction is at round-off in x: no further iteration can reduce R
+            return x, NewtonInfo(it + 1, backtracks, float(np.abs(R).max()))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def halving(step, state, dt, max_halvings=4):
+    """Advance ``state`` by ``dt``, halving the step where its Newton solve fails.
+
+    Model- and scheme-independent sub-stepping: ``step(state, h) -> state``
+    is one implicit step of size h that raises :class:`NewtonFailure` when its
+    solve fails.  On failure the interval is split into two halves, each
+    advanced the same way, down to ``dt / 2**max_halvings``.  The result is no
+    longer the fixed-step scheme where a split happened (it is the same scheme
+    on a locally finer grid), so the number of sub-steps is returned.
+
+    Parameters
+    ----------
+    step : callable
+        ``step(state, h) -> state``.
+    state : tuple
+        The state at the start of the interval.
+    dt : float
+        Interval to advance.
+    max_halvings : int
+        Depth of halving allowed (0: no halving).
+
+    Returns
+    -------
+    state : tuple
+        The state at the end of the interval.
+    nsub : int
+        Sub-steps taken (1 if no halving was needed).
+
+    Raises
+    ------
+    NewtonFailure
+        From the last attempt, with ``halvings`` set to the depth reached.
+
+    Examples
+    --------
+    >>> def step(s, h):                       # "fails" for steps above 0.3
+    ...     if h > 0.3:
+    ...         raise NewtonFailure("too big")
+    ...     return (s[0] + h,)
+    >>> halving(step, (0.0,), 1.0)
+    ((1.0,), 4)
+    """
+    dt = _check_dt(dt)
+    max_halvings = _check_int(max_halvings, "max_halvings")
+
+    def advance(s, h, depth):
+        try:
+            return step(s, h), 1
+        except NewtonFailure as err:
+            if depth >= max_halvings:
+                err.halvings = depth
+                raise
+        s1, n1 = advance(s, 0.5 * h, depth + 1)
+        s2, n2 = advance(s1, 0.5 * h, depth + 1)
+        return s2, n1 + n2
+
+    return advance(tuple(state), dt, 0)
+
+
+_PREDICTORS = ("displacement", "velocity", "acceleration")
+
+
+def _check_predictor(predictor):
+    if predictor not in _PREDICTORS:
+        raise ValueError(f"predictor must be one of {_PREDICTORS}, got {predictor!r}")
+    return predictor
+
+
+def _predict(predictor, u, v, a, h):
+    """Newton's start for u_1: constant displacement, velocity or acceleration."""
+    if predictor == "displacement":
+        return u.copy()
+    if predictor == "velocity":
+        return u + h * v
+    return u + h * v + 0.5 * h * h * a
+
+
 class RelaxationError(RuntimeError):
     """Dynamic relaxation did not come to rest within its step budget."""
 
@@ -84,6 +372,12 @@ class Trajectory:
         Positions, velocities, accelerations at those times.
     steps : ndarray of int, shape (m,)
         Step index of each sample (0 = initial state).
+    info : dict
+        Solver statistics of implicit runs (:func:`newmark`,
+        :func:`generalized_alpha`): ``iterations`` and ``backtracks`` (Newton
+        iterations and line-search halvings, summed), ``halved_steps`` (steps
+        that had to be split) and ``substeps`` (sub-steps taken in all).
+        Empty for explicit runs.
     """
 
     t: np.ndarray
@@ -91,6 +385,7 @@ class Trajectory:
     v: np.ndarray
     a: np.ndarray
     steps: np.ndarray
+    info: dict = field(default_factory=dict)
 
 
 def _check_dt(dt):
@@ -162,7 +457,7 @@ def central_difference_step(u, v, a, dt, accel):
     return u1, v + 0.5 * dt * (a + a1), a1
 
 
-def _run(step, q0, v0, dt, nsteps, every, callback, a0):
+def _run(step, q0, v0, dt, nsteps, every, callback, a0, info=None):
     dt = _check_dt(dt)
     nsteps = _check_int(nsteps, "nsteps")
     every = _check_int(every, "every", 1)
@@ -184,7 +479,8 @@ def _run(step, q0, v0, dt, nsteps, every, callback, a0):
             ks.append(n)
             if callback is not None and callback(n, n * dt, q, v, a) is False:
                 break
-    return Trajectory(np.array(ts), np.array(qs), np.array(vs), np.array(as_), np.array(ks))
+    return Trajectory(np.array(ts), np.array(qs), np.array(vs), np.array(as_), np.array(ks),
+                      {} if info is None else info)
 
 
 def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None):
@@ -322,17 +618,28 @@ def _check_mass(mass, n):
     return m
 
 
-def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxiter=40):
-    """One implicit Newmark-beta step, solved by Newton's method.
+def _tangent(K, M, c):
+    """K + c M as the Newton tangent: sparse if K is, dense otherwise."""
+    if sp.issparse(K):
+        Mm = sp.diags(M) if M.ndim == 1 else sp.csr_matrix(M)
+        return (K + c * Mm).tocsc()
+    Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
+    return np.asarray(K, dtype=float) + c * Md
+
+
+def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxiter=40,
+                 predictor="displacement", line_search="fallback", max_halvings=0):
+    """One implicit Newmark-beta step, solved by a safeguarded Newton method.
 
         u_1 = u + dt v + dt^2 [(1/2 - beta) a + beta a_1],
         v_1 = v + dt [(1 - gamma) a + gamma a_1],
 
-    with a_1 fixed by the residual R(u_1) = M a_1 + f(u_1) = 0.  Newton
-    starts from u_1 = u and iterates u_1 <- u_1 - (K + M/(beta dt^2))^{-1} R
-    (sparse LU when K is sparse, a dense solve otherwise) until
-    ||R||_inf <= tol max(||f||_inf, ||M a_1||_inf), or until the Newton correction
-    is at round-off in u (8 eps ||u_1||_inf), where no further iteration can help.
+    with a_1 fixed by the residual R(u_1) = M a_1 + f(u_1) = 0, solved for u_1
+    by :func:`newton_solve` on the tangent K + M/(beta dt^2) (sparse LU when K is
+    sparse, a dense solve otherwise): from a predictor, with a backtracking line
+    search on ||R||, to ||R||_inf <= tol max(||f||_inf, ||M a_1||_inf) or a
+    correction at round-off.  If the solve still fails and ``max_halvings`` > 0,
+    the step is split into halves (:func:`halving`), each a Newmark step.
 
     Parameters
     ----------
@@ -348,7 +655,20 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
     tol : float
         Relative residual tolerance.
     maxiter : int
-        Newton iterations allowed.
+        Newton iterations allowed per solve.
+    predictor : {"displacement", "velocity", "acceleration"}
+        Newton's start: constant displacement u_1 = u (default), constant
+        velocity u_1 = u + dt v, or constant acceleration a_1 = a, i.e.
+        u_1 = u + dt v + dt^2/2 a.  The extrapolating predictors are better
+        for resolved motion and worse for stiff modes with omega dt >> 1,
+        whose extrapolated accelerations overshoot (the integration chapter
+        measures this on the rod).
+    line_search : bool or "fallback"
+        As in :func:`newton_solve`; the default ``"fallback"`` tries plain
+        Newton first, then the line search.
+    max_halvings : int
+        How often a failing step may be halved (0: never; the step stays the
+        fixed-step scheme).
 
     Returns
     -------
@@ -356,9 +676,9 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
 
     Raises
     ------
-    NewtonError
-        After ``maxiter`` iterations without convergence, or a non-finite
-        residual (names the iterations and the residual reached).
+    NewtonFailure
+        When the solve fails at the smallest sub-step allowed: the reason, the
+        iterations and the residual reached.
 
     References
     ----------
@@ -371,47 +691,44 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
     >>> u.round(8).tolist()
     [0.98019802]
     """
+    return _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor,
+                         line_search, max_halvings)[0]
+
+
+def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor,
+                  line_search, max_halvings):
     dt = _check_dt(dt)
     if not (beta > 0):
         raise ValueError(f"beta must be > 0 for the implicit step, got {beta!r}")
+    _check_predictor(predictor)
     u = np.asarray(u, dtype=float)
-    n = u.size
-    M = _check_mass(mass, n)
-    cb = 1.0 / (beta * dt * dt)
-    u1 = u.copy()
-    res = np.inf
-    for it in range(maxiter + 1):
-        a1 = cb * (u1 - u - dt * v) - (0.5 / beta - 1.0) * a
-        f, K = force(u1)
-        f = np.asarray(f, dtype=float)
-        Ma = _mass_apply(M, a1)
-        R = Ma + f
-        res = float(np.abs(R).max())
-        scale = max(float(np.abs(f).max()), float(np.abs(Ma).max()), np.finfo(float).tiny)
-        if not np.isfinite(res):
-            raise NewtonError(f"Newmark Newton: non-finite residual after {it} iterations")
-        if res <= tol * scale:
-            return u1, v + dt * ((1.0 - gamma) * a + gamma * a1), a1
-        if it == maxiter:
-            break
-        if sp.issparse(K):
-            Mm = sp.diags(M) if M.ndim == 1 else sp.csr_matrix(M)
-            du = splu((K + cb * Mm).tocsc()).solve(R)
-        else:
-            Kd = np.asarray(K, dtype=float)
-            Keff = Kd + cb * (np.diag(M) if M.ndim == 1 else np.asarray(
-                M.toarray() if sp.issparse(M) else M))
-            du = sla.solve(Keff, R)
-        u1 = u1 - du
-        if np.abs(du).max() <= 8 * np.finfo(float).eps * max(float(np.abs(u1).max()), 1e-300):
-            # The correction is at round-off in u: no further iteration can reduce the
-            # residual (a stiff model in small motion can stall just above tol).
-            a1 = cb * (u1 - u - dt * v) - (0.5 / beta - 1.0) * a
-            return u1, v + dt * ((1.0 - gamma) * a + gamma * a1), a1
-    raise NewtonError(
-        f"Newmark Newton did not converge: {maxiter} iterations, residual {res:.3e} "
-        f"(relative {res / scale:.3e} > tol {tol:.1e})"
-    )
+    M = _check_mass(mass, u.size)
+    tiny = np.finfo(float).tiny
+    stats = {"iterations": 0, "backtracks": 0}
+
+    def one(state, h):
+        u0, v0, a0 = state
+        cb = 1.0 / (beta * h * h)
+
+        def fun(x):
+            a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
+            f, K = force(x)
+            f = np.asarray(f, dtype=float)
+            Ma = _mass_apply(M, a1)
+            scale = max(float(np.abs(f).max()), float(np.abs(Ma).max()), tiny)
+            return Ma + f, _tangent(K, M, cb), scale
+
+        x0 = _predict(predictor, u0, v0, a0, h)
+        x, info = newton_solve(fun, x0, tol, maxiter, line_search, name="Newmark Newton")
+        stats["iterations"] += info.iterations
+        stats["backtracks"] += info.backtracks
+        a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
+        return x, v0 + h * ((1.0 - gamma) * a0 + gamma * a1), a1
+
+    state, nsub = halving(one, (u, np.asarray(v, dtype=float), np.asarray(a, dtype=float)),
+                          dt, max_halvings)
+    stats["substeps"] = nsub
+    return state, stats
 
 
 def _initial_acceleration(force, M, u0):
@@ -420,37 +737,55 @@ def _initial_acceleration(force, M, u0):
     if M.ndim == 1:
         return -f0 / M, f0
     Md = M.toarray() if sp.issparse(M) else M
-    return -sla.solve(Md, f0, assume_a="pos"), f0
+    try:
+        return -sla.solve(Md, f0, assume_a="pos"), f0
+    except sla.LinAlgError:
+        raise ValueError("mass must be symmetric positive definite (its Cholesky "
+                         "factorisation failed)") from None
 
 
 def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, callback=None,
-            tol=1e-10, maxiter=40):
+            tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback", max_halvings=0):
     """Run :func:`newmark_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
 
-    The initial acceleration solves M a_0 = -f(u_0).  A Newton failure is
-    re-raised as :class:`NewtonError` naming the step and time.
+    The initial acceleration solves M a_0 = -f(u_0).  ``predictor``,
+    ``line_search`` and ``max_halvings`` are those of :func:`newmark_step`;
+    the returned trajectory's ``info`` counts the Newton iterations,
+    line-search halvings and halved steps.  A failed step raises
+    :class:`NewtonFailure` naming the step and time.
 
     Examples
     --------
     >>> force = lambda u: (u, np.eye(1))
     >>> tr = newmark(np.ones(1), np.zeros(1), 0.01, 10, force, np.ones(1), every=5)
-    >>> tr.t.round(2).tolist()
-    [0.0, 0.05, 0.1]
+    >>> tr.t.round(2).tolist(), tr.info["halved_steps"]
+    ([0.0, 0.05, 0.1], 0)
     """
     u0 = np.asarray(u0, dtype=float)
     M = _check_mass(mass, u0.size)
     a0, f0 = _initial_acceleration(force, M, u0)
     state = {"n": 0}
+    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
 
     def step(u, v, a):
         state["n"] += 1
         try:
-            return newmark_step(u, v, a, dt, force, M, beta, gamma, tol, maxiter)
-        except NewtonError as err:
+            s, st = _newmark_core(u, v, a, dt, force, M, beta, gamma, tol, maxiter, predictor,
+                                  line_search, max_halvings)
+        except NewtonFailure as err:
             n = state["n"]
-            raise NewtonError(f"at step {n} (t = {n * dt:.6g}): {err}") from None
+            raise err.located(n, n * dt) from None
+        _tally(info, st)
+        return s
 
-    return _run(step, u0, v0, dt, nsteps, every, callback, a0)
+    return _run(step, u0, v0, dt, nsteps, every, callback, a0, info)
+
+
+def _tally(info, st):
+    info["iterations"] += st["iterations"]
+    info["backtracks"] += st["backtracks"]
+    info["substeps"] += st["substeps"]
+    info["halved_steps"] += int(st["substeps"] > 1)
 
 
 def critical_step(omega_max):
@@ -518,7 +853,6 @@ def newmark_period_error(omega, dt):
 # Chung-Hulbert), which contains Newmark as alpha_m = alpha_f = 0.
 # ---------------------------------------------------------------------------
 
-_EPS = np.finfo(float).eps
 
 __all__ += [
     "observe",
@@ -697,8 +1031,9 @@ def _check_params(params):
     return am, af, beta, gamma
 
 
-def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxiter=40):
-    """One generalised-alpha step for M u'' + f(u) = 0, solved by Newton's method.
+def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxiter=40,
+                           predictor="displacement", line_search="fallback", max_halvings=0):
+    """One generalised-alpha step for M u'' + f(u) = 0, solved by a safeguarded Newton method.
 
     Newmark's kinematics
 
@@ -710,14 +1045,14 @@ def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxit
         M [(1 - alpha_m) a_1 + alpha_m a] + (1 - alpha_f) f(u_1) + alpha_f f = 0,
 
     where f = f(u) is the force at the start of the step (carried in the
-    state; the force interpolation of Hilber et al. 1977).  Newton starts
-    from u_1 = u on the effective tangent
-    (1 - alpha_f) K(u_1) + (1 - alpha_m) M / (beta dt^2).  With
-    alpha_m = alpha_f = 0 this is :func:`newmark_step`.  Converged when
-    ||R||_inf <= tol max(||f_alpha||_inf, ||M a_alpha||_inf), or when a Newton
-    correction has fallen to round-off (|du| <= 8 eps |u_1|): small motions of a
-    stiff model cannot reach a relative residual below the round-off of its
-    large internal forces.
+    state; the force interpolation of Hilber et al. 1977).  The balance is
+    solved for u_1 by :func:`newton_solve` on the effective tangent
+    (1 - alpha_f) K(u_1) + (1 - alpha_m) M / (beta dt^2), from a predictor and
+    with a backtracking line search; converged when
+    ||R||_inf <= tol max(||f_alpha||_inf, ||M a_alpha||_inf) or when a
+    correction has fallen to round-off.  With alpha_m = alpha_f = 0 this is
+    :func:`newmark_step`.  ``max_halvings`` > 0 lets a failing step be split
+    into halves (:func:`halving`).
 
     Parameters
     ----------
@@ -732,6 +1067,8 @@ def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxit
         or ``(0, 0, beta, gamma)`` for Newmark.
     tol, maxiter : float, int
         Relative residual tolerance and Newton iteration budget.
+    predictor, line_search, max_halvings
+        As in :func:`newmark_step`.
 
     Returns
     -------
@@ -739,8 +1076,8 @@ def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxit
 
     Raises
     ------
-    NewtonError
-        Names the iterations and the residual reached.
+    NewtonFailure
+        Names the reason, the iterations and the residual reached.
 
     References
     ----------
@@ -754,53 +1091,62 @@ def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxit
     >>> s[0].round(8).tolist()                  # = newmark_step
     [0.98019802]
     """
+    return _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor,
+                    line_search, max_halvings)[0]
+
+
+def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_search,
+             max_halvings):
     dt = _check_dt(dt)
     am, af, beta, gamma = _check_params(params)
+    _check_predictor(predictor)
     u = np.asarray(u, dtype=float)
-    n = u.size
-    M = _check_mass(mass, n)
-    f0 = np.asarray(f, dtype=float)
-    cb = 1.0 / (beta * dt * dt)
-    u1 = u.copy()
-    res, scale, at_floor = np.inf, 1.0, False
-    for it in range(maxiter + 1):
-        a1 = cb * (u1 - u - dt * v) - (0.5 / beta - 1.0) * a
-        f1, K = force(u1)
-        f1 = np.asarray(f1, dtype=float)
-        Ma = _mass_apply(M, (1.0 - am) * a1 + am * a)
-        fa = (1.0 - af) * f1 + af * f0
-        R = Ma + fa
-        res = float(np.abs(R).max())
-        scale = max(float(np.abs(fa).max()), float(np.abs(Ma).max()), np.finfo(float).tiny)
-        if not np.isfinite(res):
-            raise NewtonError(f"generalised-alpha Newton: non-finite residual after {it} iterations")
-        if res <= tol * scale or at_floor:
-            return u1, v + dt * ((1.0 - gamma) * a + gamma * a1), a1, f1
-        if it == maxiter:
-            break
-        cm = (1.0 - am) * cb
-        if sp.issparse(K):
-            Mm = sp.diags(M) if M.ndim == 1 else sp.csr_matrix(M)
-            du = splu(((1.0 - af) * K + cm * Mm).tocsc()).solve(R)
-        else:
-            Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
-            du = sla.solve((1.0 - af) * np.asarray(K, dtype=float) + cm * Md, R)
-        u1 = u1 - du
-        # a correction at round-off level: the residual sits at its floor (forces that
-        # are differences of large stiff terms cannot meet a relative tol when small)
-        at_floor = float(np.abs(du).max()) <= 8 * _EPS * max(float(np.abs(u1).max()), 1e-300)
-    raise NewtonError(
-        f"generalised-alpha Newton did not converge: {maxiter} iterations, residual {res:.3e} "
-        f"(relative {res / scale:.3e} > tol {tol:.1e})"
-    )
+    M = _check_mass(mass, u.size)
+    tiny = np.finfo(float).tiny
+    stats = {"iterations": 0, "backtracks": 0}
+
+    def one(state, h):
+        u0, v0, a0, f0 = state
+        cb = 1.0 / (beta * h * h)
+        out = {}
+
+        def fun(x):
+            a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
+            f1, K = force(x)
+            f1 = np.asarray(f1, dtype=float)
+            out["x"], out["f"] = x, f1
+            Ma = _mass_apply(M, (1.0 - am) * a1 + am * a0)
+            fa = (1.0 - af) * f1 + af * f0
+            scale = max(float(np.abs(fa).max()), float(np.abs(Ma).max()), tiny)
+            K = (1.0 - af) * K if sp.issparse(K) else (1.0 - af) * np.asarray(K, dtype=float)
+            return Ma + fa, _tangent(K, M, (1.0 - am) * cb), scale
+
+        x0 = _predict(predictor, u0, v0, a0, h)
+        x, info = newton_solve(fun, x0, tol, maxiter, line_search,
+                               name="generalised-alpha Newton")
+        stats["iterations"] += info.iterations
+        stats["backtracks"] += info.backtracks
+        f1 = out["f"]
+        if out["x"] is not x:                  # the last evaluation was elsewhere
+            f1 = np.asarray(force(x)[0], dtype=float)
+        a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
+        return x, v0 + h * ((1.0 - gamma) * a0 + gamma * a1), a1, f1
+
+    state, nsub = halving(one, (u, np.asarray(v, dtype=float), np.asarray(a, dtype=float),
+                                np.asarray(f, dtype=float)), dt, max_halvings)
+    stats["substeps"] = nsub
+    return state, stats
 
 
 def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback=None,
-                      tol=1e-10, maxiter=40):
+                      tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback",
+                      max_halvings=0):
     """Run :func:`generalized_alpha_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
 
-    The initial acceleration solves M a_0 = -f(u_0).  A Newton failure is
-    re-raised as :class:`NewtonError` naming the step and time.
+    The initial acceleration solves M a_0 = -f(u_0).  ``predictor``,
+    ``line_search`` and ``max_halvings`` are those of :func:`newmark_step`;
+    the trajectory's ``info`` counts iterations, halvings and halved steps.  A
+    failed step raises :class:`NewtonFailure` naming the step and time.
 
     Examples
     --------
@@ -815,18 +1161,21 @@ def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback
     M = _check_mass(mass, u0.size)
     a0, f0 = _initial_acceleration(force, M, u0)
     state = {"n": 0, "f": f0}
+    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
 
     def step(u, v, a):
         state["n"] += 1
         try:
-            u1, v1, a1, state["f"] = generalized_alpha_step(u, v, a, state["f"], dt, force, M,
-                                                            params, tol, maxiter)
-        except NewtonError as err:
+            (u1, v1, a1, state["f"]), st = _ga_core(u, v, a, state["f"], dt, force, M, params,
+                                                    tol, maxiter, predictor, line_search,
+                                                    max_halvings)
+        except NewtonFailure as err:
             n = state["n"]
-            raise NewtonError(f"at step {n} (t = {n * dt:.6g}): {err}") from None
+            raise err.located(n, n * dt) from None
+        _tally(info, st)
         return u1, v1, a1
 
-    return _run(step, u0, v0, dt, nsteps, every, callback, a0)
+    return _run(step, u0, v0, dt, nsteps, every, callback, a0, info)
 
 
 def generalized_alpha_amplification(omega, dt, params):

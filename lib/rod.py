@@ -28,8 +28,11 @@ a_e = d_e . t_e and b_e = d_e . n_e,
           + sum_e EI/(2 ell) c_e (phi_e - phi_{e-1})^2          (c_0 = 2, c_e = 1)
           + g sum_i m_i y_i  -  (P_x x_N + P_y y_N + M phi_{N-1}).
 
-The clamp weight c_0 = 2 is the half element between the clamped section and
-the centre of element 0.  Lumped masses: rhoA ell on x and y of nodes 1..N-1,
+Every joint, the clamp included, is a rotational spring EI/ell; at the clamp
+it acts between element 0 and its mirror image in the wall, across the
+relative rotation 2 phi_0, which gives the moment 2 EI phi_0 / ell and the
+weight c_0 = 2 (equivalently: the half element between the clamped section
+and the centre of element 0 has curvature 2 phi_0 / ell).  Lumped masses: rhoA ell on x and y of nodes 1..N-1,
 rhoA ell / 2 at the tip, rotary inertia rhoI ell on every phi_e.
 
 References: Simo and Vu-Quoc (1988) and Armanini et al. (2023) for the
@@ -577,8 +580,9 @@ def kirchhoff_frequencies(N, k=None, L=1.0, EI=1.0, rhoA=1.0, clamp=2.0):
     L, EI, rhoA : float
         Length, bending stiffness, mass per length.
     clamp : float
-        Weight c_0 of the clamp spring c_0 EI / ell (2 in the rod model: the
-        half element between the clamp and the first element centre).
+        Weight c_0 of the clamp term EI/(2 ell) c_0 phi_0^2 (2 in the rod model:
+        a joint spring EI/ell across the relative rotation 2 phi_0 to the
+        mirror image of element 0; 1 forgets the mirror half).
 
     Returns
     -------
@@ -623,7 +627,11 @@ def _newton_direction(rod, q, g):
         cb = cholesky_banded(ab, lower=False)
         return cho_solve_banded((cb, False), -g), True
     except LinAlgError:
-        lu = splu(hessian(rod, q).tocsc())
+        try:
+            lu = splu(hessian(rod, q).tocsc())
+        except RuntimeError as err:                # SciPy: "Factor is exactly singular"
+            raise StaticSolveError(
+                f"the Hessian is singular at this state (sparse LU: {err})") from None
         return lu.solve(-g), False
 
 
@@ -690,7 +698,12 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
         for it in range(maxiter + 1):
             if res <= tol * fscale:
                 break
-            dq, _ = _newton_direction(rod, q, g)
+            try:
+                dq, _ = _newton_direction(rod, q, g)
+            except StaticSolveError as err:
+                raise StaticSolveError(
+                    f"Newton failed at load step {j}/{steps} (load factor {lam:.3g}), "
+                    f"iteration {it}: {err}; residual {res:.3e}") from None
             small_step = np.abs(dq).max() <= 1e-14 * rod.L
             if small_step and res <= max(tol * fscale, floor):
                 break

@@ -104,14 +104,55 @@ def test_arc_tip_is_the_circle_and_continuous_at_zero():
         assert math.isclose(ys, (1 - math.cos(a)) / a, rel_tol=1e-7)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: beam.euler_bernoulli_omegas(0),
-    lambda: beam.timoshenko_omegas(2, 0.0),
-    lambda: beam.timoshenko_omegas(2, 0.04, nu=0.7),
-    lambda: beam.timoshenko_omegas(2, 0.04, ks=-1),
-    lambda: beam.elastica_tip(float("nan")),
-    lambda: beam.arc_tip(float("inf")),
+@pytest.mark.parametrize("call,name", [
+    (lambda: beam.euler_bernoulli_omegas(0), "k"),
+    (lambda: beam.timoshenko_omegas(2, 0.0), "r_over_L"),
+    (lambda: beam.timoshenko_omegas(2, "thin"), "r_over_L"),
+    (lambda: beam.timoshenko_omegas(2, float("inf")), "r_over_L"),
+    (lambda: beam.timoshenko_omegas(2, 0.04, nu=0.7), "nu"),
+    (lambda: beam.timoshenko_omegas(2, 0.04, nu="half"), "nu"),
+    (lambda: beam.timoshenko_omegas(2, 0.04, ks=-1), "ks"),
+    (lambda: beam.timoshenko_omegas(2, 0.04, tol=0.0), "tol"),
+    (lambda: beam.timoshenko_omegas(2, 0.04, nodes=2), "nodes"),
+    (lambda: beam.elastica_tip(float("nan")), "alpha"),
+    (lambda: beam.elastica_tip("large"), "alpha"),
+    (lambda: beam.arc_tip(float("inf")), "kappa_L"),
+    (lambda: beam.arc_tip(None), "kappa_L"),
 ])
-def test_bad_input_raises_value_error(call):
-    with pytest.raises(ValueError):
+def test_bad_input_raises_value_error_naming_the_argument(call, name):
+    with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_solve_bvp_failure_is_wrapped_and_names_mode_and_radius(monkeypatch):
+    class Failed:
+        status, message, p = 1, "The maximum number of mesh nodes is exceeded.", [1.0]
+
+    monkeypatch.setattr(beam, "solve_bvp", lambda *a, **k: Failed())
+    with pytest.raises(beam.BeamSolveError, match=r"mode 1 \(r_over_L=0.04\).*status 1"):
+        beam.timoshenko_omegas(2, 0.04)
+
+    def raising(*a, **k):
+        raise ValueError("`y` is not finite")     # what SciPy raises on a bad guess
+
+    monkeypatch.setattr(beam, "solve_bvp", raising)
+    with pytest.raises(beam.BeamSolveError, match=r"r_over_L=0.04.*not finite"):
+        beam.timoshenko_omegas(1, 0.04)
+
+
+def test_elastica_bracket_and_ivp_failures_are_wrapped_and_name_alpha(monkeypatch):
+    def no_sign_change(*a, **k):
+        raise ValueError("f(a) and f(b) must have different signs")
+
+    monkeypatch.setattr(beam, "brentq", no_sign_change)
+    with pytest.raises(beam.BeamSolveError, match=r"alpha=2.0.*different signs"):
+        beam.elastica_tip(2.0)
+    monkeypatch.undo()
+
+    class Failed:
+        status, message = -1, "Required step size is less than spacing between numbers."
+
+    monkeypatch.setattr(beam, "solve_ivp", lambda *a, **k: Failed())
+    with pytest.raises(beam.BeamSolveError, match=r"solve_ivp failed.*alpha=.*status -1"):
+        beam.elastica_shape(1.0)
+    assert issubclass(beam.BeamSolveError, RuntimeError)

@@ -342,3 +342,16 @@ def test_energy_of_a_stack_equals_the_energy_of_each_state():
     stacked = rod.energy(rd, Q, load, g)
     assert stacked.shape == (5,)
     np.testing.assert_allclose(stacked, [rod.energy(rd, q, load, g) for q in Q], rtol=1e-14)
+
+
+def test_static_wraps_a_singular_hessian_and_says_how_far_it_got(monkeypatch):
+    rd = rod.make_rod(4, 0.04)
+
+    def not_positive_definite(*a, **k):
+        raise rod.LinAlgError("not positive definite")
+
+    monkeypatch.setattr(rod, "cholesky_banded", not_positive_definite)
+    monkeypatch.setattr(rod, "hessian", lambda r, q: sp.csr_matrix((r.ndof, r.ndof)))
+    with pytest.raises(rod.StaticSolveError,
+                       match=r"load step 1/10 .*iteration 0: the Hessian is singular"):
+        rod.static(rd, (0.0, -1.0, 0.0))
