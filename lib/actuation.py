@@ -1082,7 +1082,8 @@ def pressure_residual(model, chamber, u, pressure):
     return _fem.gradient(model, _check_u(model, u)) - pressure_force(model, chamber, u, pressure)
 
 
-def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None):
+def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None,
+                states=None):
     fr = model.free
     scale = max(float(np.abs(pressure_force(model, chamber, np.zeros(model.n_dofs), p)[fr]).max()),
                 np.finfo(float).tiny)
@@ -1097,6 +1098,8 @@ def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, recor
         res = float(np.abs(r).max())
         if record is not None:
             record.append(res / scale)
+        if states is not None:
+            states.append(u.copy())
         if res <= max(tol * scale, floor):
             return u, it
         if it == maxiter:
@@ -1163,11 +1166,15 @@ def pressure_static(model, chamber, pressure, steps=10, tol=1e-10, maxiter=30, u
     return ps, U
 
 
-def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30, tol=1e-13):
+def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30, tol=1e-13,
+                   return_states=False):
     """Relative residuals ``|r_k|_inf / |f_ext(0)|_inf`` of Newton at ``pressure`` from ``u0``.
 
     For comparing the convergence with and without the load stiffness.  Stops at
-    ``tol``, at the round-off floor of the internal force, or after ``maxiter`` iterations (no error: the history is the answer).
+    ``tol``, at the round-off floor of the internal force, or after ``maxiter``
+    iterations (no error: the history is the answer).  With ``return_states`` also
+    returns the iterates, shape (iterations + 1, 2 n_nodes), for measuring the error
+    ``|u_k - u*|`` (whose ratio ``e_{k+1} / e_k^2`` stays bounded for Newton's method).
 
     Examples
     --------
@@ -1177,13 +1184,13 @@ def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30
     >>> len(h), bool(h[-1] < 1e-9)
     (4, True)
     """
-    rec = []
+    rec, states = [], []
     try:
         _fem_newton(model, chamber, _finite_number(pressure, "pressure"), _check_u(model, u0).copy(),
-                    tol, maxiter, load_stiffness, "newton_history", rec)
+                    tol, maxiter, load_stiffness, "newton_history", rec, states)
     except ActuationSolveError:
         pass
-    return np.array(rec)
+    return (np.array(rec), np.array(states)) if return_states else np.array(rec)
 
 
 # --------------------------------------------------------------------------------------
