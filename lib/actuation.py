@@ -386,24 +386,38 @@ def tendon_hessian(rod, tendon, q):
     _check_tendon(rod, tendon)
     q = _check_q(rod, q)
     p, t, n, v, ln, u = _segments(rod, tendon, q)
-    rows, cols, kind, M = tendon._cols
-    val = _eyelet_jacobian_values(tendon, t)
-    Gp = sp.csr_matrix((val, (rows, cols)), shape=(2 * M, rod.ndof))
-    D = sp.diags([-np.ones(2 * M - 2), np.ones(2 * M - 2)], [0, 2], shape=(2 * M - 2, 2 * M))
-    Gv = (D @ Gp).tocsr()
-    nseg = M - 1
+    M = tendon.n_eyelets
+    # local Jacobian of each eyelet over its 5 candidate columns (x, y of two nodes, angle)
+    nd = tendon.nodes
+    col = np.column_stack([3 * (nd[:, 0] - 1) + 1, 3 * (nd[:, 0] - 1) + 2,
+                           3 * (nd[:, 1] - 1) + 1, 3 * (nd[:, 1] - 1) + 2, 3 * tendon.elem])
+    col[nd[:, 0] < 1, 0:2] = -1
+    col[nd[:, 1] < 1, 2:4] = -1
+    col[tendon.elem < 0, 4] = -1
+    Jp = np.zeros((M, 2, 5))
+    w = tendon.weights
+    Jp[:, 0, 0] = Jp[:, 1, 1] = w[:, 0]
+    Jp[:, 0, 2] = Jp[:, 1, 3] = w[:, 1]
+    Jp[:, :, 4] = -tendon.d[:, None] * t                      # dp/dphi = -d t
+    Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)            # (M-1, 2, 10) segment Jacobians
+    cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 10) their columns
     Hb = (np.eye(2)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
-    Hs = sp.block_diag(list(Hb), format="csr") if nseg > 1 else sp.csr_matrix(Hb[0])
-    H = (Gv.T @ Hs @ Gv).tocsr()
+    He = np.einsum("jai,jab,jbk->jik", Js, Hb, Js)              # (M-1, 10, 10)
+    He = 0.5 * (He + He.transpose(0, 2, 1))                    # exactly symmetric
+    rr = np.broadcast_to(cs[:, :, None], He.shape)
+    cc = np.broadcast_to(cs[:, None, :], He.shape)
+    keep = (rr >= 0) & (cc >= 0)
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
     ok = tendon.elem >= 0
-    diag = -tendon.d[ok] * np.einsum("ij,ij->i", F[ok], n[ok])
-    H = H + sp.csr_matrix((diag, (3 * tendon.elem[ok], 3 * tendon.elem[ok])),
-                          shape=(rod.ndof, rod.ndof))
-    H = 0.5 * (H + H.T)
-    return H.tocsr()
+    diag = -tendon.d[ok] * np.einsum("ij,ij->i", F[ok], n[ok])   # F . d2p/dphi2, d2p/dphi2 = -d n
+    ia = 3 * tendon.elem[ok]
+    nn = rod.ndof
+    H = sp.coo_matrix((np.concatenate([He[keep], diag]),
+                       (np.concatenate([rr[keep], ia]), np.concatenate([cc[keep], ia]))),
+                      shape=(nn, nn)).tocsr()
+    return H
 
 
 def _check_tendons(rod, tendons, tensions):
