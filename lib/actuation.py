@@ -403,7 +403,6 @@ def tendon_hessian(rod, tendon, q):
     cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 10) their columns
     Hb = (np.eye(2)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
     He = np.einsum("jai,jab,jbk->jik", Js, Hb, Js)              # (M-1, 10, 10)
-    He = 0.5 * (He + He.transpose(0, 2, 1))                    # exactly symmetric
     rr = np.broadcast_to(cs[:, :, None], He.shape)
     cc = np.broadcast_to(cs[:, None, :], He.shape)
     keep = (rr >= 0) & (cc >= 0)
@@ -417,7 +416,7 @@ def tendon_hessian(rod, tendon, q):
     H = sp.coo_matrix((np.concatenate([He[keep], diag]),
                        (np.concatenate([rr[keep], ia]), np.concatenate([cc[keep], ia]))),
                       shape=(nn, nn)).tocsr()
-    return H
+    return (0.5 * (H + H.T)).tocsr()      # duplicates summed in different orders: resymmetrise
 
 
 def _check_tendons(rod, tendons, tensions):
