@@ -753,10 +753,13 @@ class InverseResult:
     distance : float, ``|tip - target|`` (the angle scaled by L): 0 for a reached target,
         else how far the nearest reachable tip is
     reachable : bool, ``distance <= reach_tol``
-    multipliers : (m,) bound multipliers of the final QP: ``> 0`` upper bound active,
-        ``< 0`` lower bound active; ``-multipliers`` is the gradient of ``distance^2 / 2``
-        with respect to the tensions, so ``d(distance^2/2)/d tau_max_i = -multipliers_i``
-    active : tuple of "upper" / "lower" / "" per tendon
+    multipliers : (m,) bound multipliers of the final QP: ``>= 0`` on an upper bound,
+        ``<= 0`` on a lower bound, 0 off the bounds (complementarity); ``-multipliers`` is
+        the gradient of ``distance^2 / 2`` with respect to the tensions, so
+        ``d(distance^2/2)/d tau_max_i = -multipliers_i``.  A reached target has
+        (numerically) zero multipliers even on a bound it sits on.
+    active : tuple of "upper" / "lower" / "" per tendon: the bound the tension sits on
+        (within 1e-9 max(tau_max))
     iterations : int, linearise-QP-solve rounds
     history : (iterations + 1,) distance after each round
     message : str
@@ -922,8 +925,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     dist = hist[-1]
     scale = np.abs(lam).max(initial=0.0)
     at = 1e-9 * float(hi.max())
-    active = tuple("upper" if (tk >= hk - at and lk > 0) else "lower" if (tk <= lk_ + at and lk < 0)
-                   else "" for tk, hk, lk_, lk in zip(tau, hi, lo, lam))
+    active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
+                   for tk, hk, lk_ in zip(tau, hi, lo))
     tau = np.where(np.array(active) == "upper", hi, np.where(np.array(active) == "lower", lo, tau))
     reachable = dist <= reach_tol * rod.L
     if reachable:

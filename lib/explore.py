@@ -409,7 +409,7 @@ def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03)
     return xy, paths, rod.tip(arm, q)
 
 
-def plot_tendon_arm(tau_tip=20.0, tau_back=0.0, tau_mid=30.0, ax=None):
+def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -439,9 +439,9 @@ def tendon_arm_widget():
 
     sl = dict(min=0.0, max=120.0, step=5.0)
     return _interactive(plot_tendon_arm,
-                        tau_tip=w.FloatSlider(value=20.0, description="τ₁ tip +d", **sl),
-                        tau_back=w.FloatSlider(value=0.0, description="τ₂ tip −d", **sl),
-                        tau_mid=w.FloatSlider(value=30.0, description="τ₃ mid +d", **sl))
+                        tau_tip=w.FloatSlider(value=0.0, description="τ₁ tip +d", **sl),
+                        tau_back=w.FloatSlider(value=40.0, description="τ₂ tip −d", **sl),
+                        tau_mid=w.FloatSlider(value=90.0, description="τ₃ mid +d", **sl))
 
 
 __all__ += ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget"]

@@ -263,7 +263,8 @@ def test_inverse_reaches_a_reachable_target_to_1e_8(arm):
     res = ac.inverse(rod, ts, target, tau_max=60.0)
     assert res.reachable and res.distance <= 1e-8
     assert np.abs(res.tensions - tau_true).max() <= 1e-6
-    assert np.all(res.multipliers[:1] == 0)
+    assert res.active == ("", "lower", "")
+    assert np.abs(res.multipliers).max() <= 1e-9       # reached: nothing pulls on a bound
 
 
 def test_inverse_projects_an_unreachable_target_with_the_bound_active(arm):
@@ -291,7 +292,7 @@ def test_redundant_tendons_are_resolved_by_minimum_effort(arm):
     assert np.abs(res.tensions - [10.0, 10.0, 30.0]).max() <= 1e-6
     # with the antagonist available too, least effort leaves it slack (lower bound active)
     res = ac.inverse(rod, [ts[0], ts[1], ts[0], ts[2]], target, tau_max=60.0)
-    assert res.reachable and res.active[1] == "lower" and res.multipliers[1] < 0
+    assert res.reachable and res.active[1] == "lower" and res.multipliers[1] <= 0
     assert np.abs(res.tensions - [10.0, 0.0, 10.0, 30.0]).max() <= 1e-6
 
 
@@ -351,3 +352,18 @@ def test_inverse_rejects_a_non_finite_target_and_static_a_negative_tension():
     with pytest.raises(ValueError, match="pressure"):
         m = fem.cantilever(4, 1, "T3")
         ac.pressure_force(m, ac.make_chamber(m), np.zeros(m.n_dofs), np.inf)
+
+
+# -------------------------------------------------------------------------------- explore
+def test_explore_tendon_arm_is_the_static_equilibrium_and_rejects_a_negative_tension():
+    from lib import explore
+
+    xy, paths, tip = explore.tendon_arm_shape(0.0, 40.0, 90.0, N=12)
+    rod = rd.make_rod(12)
+    ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.03), ac.make_tendon(rod, 0.03, anchor=6)]
+    q = ac.static(rod, ts, [0.0, 40.0, 90.0], steps=6)
+    assert np.abs(xy[1:] - np.column_stack([q[1::3], q[2::3]])).max() <= 1e-12
+    assert np.abs(ac.gradient(rod, q, ts, [0.0, 40.0, 90.0])).max() <= 1e-8 * 90
+    assert len(paths) == 3 and paths[2].shape == (6 + 2, 2)
+    with pytest.raises(ValueError, match="tensions"):
+        explore.tendon_arm_shape(-1.0, 0.0, 0.0)
