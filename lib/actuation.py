@@ -117,6 +117,8 @@ __all__ = [
     "pressure_static", "newton_history",
     # dynamics
     "ramp_response",
+    # the same tendon on the FEM arm
+    "cable_length", "cable_gradient", "cable_hessian", "cable_static",
 ]
 
 
@@ -1277,3 +1279,168 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
             Q.append(u.copy())
             taus.append(tau_at(tn))
     return np.array(ts), np.array(Q), np.array(taus)
+
+
+# --------------------------------------------------------------------------------------
+# the same tendon on the FEM arm: a cable through mesh nodes
+# --------------------------------------------------------------------------------------
+def _check_eyelets(model, eyelets):
+    e = np.asarray(eyelets)
+    if e.ndim != 1 or e.size < 2 or not np.issubdtype(e.dtype, np.integer):
+        raise ValueError(f"eyelets must list at least two node numbers, got {eyelets!r}")
+    n_nodes = model.mesh.nodes.shape[0]
+    if e.min() < 0 or e.max() >= n_nodes:
+        raise ValueError(f"eyelets must be node numbers in 0..{n_nodes - 1}, got {eyelets!r}")
+    return e.astype(np.int64)
+
+
+def cable_length(model, eyelets, u):
+    r"""Length ``ell(u) = sum_k |x_{k+1} - x_k|`` of a cable threaded through mesh nodes.
+
+    ``x = X + u`` at the eyelet nodes (frictionless, straight between them): the FEM
+    counterpart of :func:`tendon_length`.  At ``u = 0`` its gradient is minus
+    :func:`lib.fem.cable_row`.
+
+    Examples
+    --------
+    >>> from lib import fem
+    >>> m = fem.cantilever(4, 2, "T3", slenderness=4.0)
+    >>> top = [2, 5, 8, 11, 14]                      # nodes on y = +0.5, x = 0..4
+    >>> cable_length(m, top, np.zeros(m.n_dofs))
+    4.0
+    """
+    e = _check_eyelets(model, eyelets)
+    x = model.mesh.nodes[e] + _check_u(model, u).reshape(-1, 2)[e]
+    return float(np.hypot(*np.diff(x, axis=0).T).sum())
+
+
+def _cable_segments(model, e, u):
+    x = model.mesh.nodes[e] + u.reshape(-1, 2)[e]
+    v = np.diff(x, axis=0)
+    ln = np.hypot(v[:, 0], v[:, 1])
+    if np.any(ln <= 0):
+        raise ValueError("u makes two consecutive eyelets coincide")
+    return v / ln[:, None], ln
+
+
+def cable_gradient(model, eyelets, u):
+    r"""``d ell / du`` (2 n_nodes,): ``u_{k-1} - u_k`` on eyelet k (unit segment directions).
+
+    Examples
+    --------
+    >>> from lib import fem
+    >>> m = fem.cantilever(4, 2, "T3", slenderness=4.0)
+    >>> g = cable_gradient(m, [2, 5, 8, 11, 14], np.zeros(m.n_dofs))
+    >>> np.allclose(g, -fem.cable_row(m, [2, 5, 8, 11, 14]))
+    True
+    """
+    e = _check_eyelets(model, eyelets)
+    t, _ = _cable_segments(model, e, _check_u(model, u))
+    F = np.zeros((e.size, 2))
+    F[1:] += t
+    F[:-1] -= t
+    g = np.zeros((model.n_dofs // 2, 2))
+    np.add.at(g, e, F)
+    return g.ravel()
+
+
+def cable_hessian(model, eyelets, u):
+    r"""``d^2 ell / du^2`` (CSR, symmetric): blocks ``(I - t t^T) / l`` of each segment.
+
+    Examples
+    --------
+    >>> from lib import fem
+    >>> m = fem.cantilever(2, 1, "T3", slenderness=2.0)
+    >>> H = cable_hessian(m, [1, 3, 5], np.zeros(m.n_dofs))
+    >>> float(H[7, 7]), float(H[6, 6])     # transverse stiffness 1/l + 1/l; none along
+    (2.0, 0.0)
+    """
+    e = _check_eyelets(model, eyelets)
+    t, ln = _cable_segments(model, e, _check_u(model, u))
+    Hb = (np.eye(2)[None] - t[:, :, None] * t[:, None, :]) / ln[:, None, None]
+    blocks = np.concatenate([np.concatenate([Hb, -Hb], 2), np.concatenate([-Hb, Hb], 2)], 1)
+    dof = np.concatenate([2 * e[:-1, None] + np.arange(2), 2 * e[1:, None] + np.arange(2)], 1)
+    rr = np.broadcast_to(dof[:, :, None], blocks.shape).ravel()
+    cc = np.broadcast_to(dof[:, None, :], blocks.shape).ravel()
+    n = model.n_dofs
+    H = sp.coo_matrix((blocks.ravel(), (rr, cc)), shape=(n, n)).tocsr()
+    return (0.5 * (H + H.T)).tocsr()
+
+
+def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=None):
+    r"""Equilibria ``f_int(u) + sum_i tau_i d ell_i/du = 0`` of the FEM arm pulled by cables.
+
+    The FEM counterpart of :func:`static_path`: the cables' potential
+    ``sum_i tau_i ell_i(u)`` is added to the neo-Hookean energy, the tensions are raised in
+    ``steps`` equal increments, and each increment is solved by Newton's method with the
+    symmetric tangent ``K(u) + sum_i tau_i d^2 ell_i / du^2`` (sparse LU), halving a step that
+    would invert an element.  Converged when ``|r|_inf <= tol max(tau)`` or at the
+    round-off floor of the internal force.
+
+    Parameters
+    ----------
+    model : lib.fem.Model
+    cables : sequence of eyelet node lists (each ordered from the fixed end to the anchor)
+    tensions : (m,) tensions >= 0
+
+    Returns
+    -------
+    taus : (steps + 1, m); U : (steps + 1, 2 n_nodes)
+
+    Examples
+    --------
+    >>> from lib import fem
+    >>> m = fem.cantilever(10, 1, "T3")
+    >>> top = np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.5))     # y = +h/2, x = 0..L
+    >>> taus, U = cable_static(m, [top], [1e-3], steps=2)
+    >>> bool(fem.tip_deflection(m, U[-1]) > 0)       # a cable on top bends the arm up
+    True
+    """
+    if not isinstance(model, _fem.Model):
+        raise ValueError(f"model must be a lib.fem.Model, got {type(model).__name__}")
+    cables = [_check_eyelets(model, c) for c in cables]
+    tau1 = np.atleast_1d(np.asarray(tensions, dtype=float))
+    if tau1.shape != (len(cables),) or not np.all(np.isfinite(tau1)) or np.any(tau1 < 0):
+        raise ValueError(f"tensions must be one finite value >= 0 per cable, got {tensions!r}")
+    steps = _count(steps, "steps")
+    fr = model.free
+    u = np.zeros(model.n_dofs) if u0 is None else _check_u(model, u0).copy()
+    gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]
+    node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
+    floor = 64 * np.finfo(float).eps * (2 * model.mu + model.lam) * float(node_scale.max())
+    scale = max(float(tau1.max(initial=0.0)), np.finfo(float).tiny)
+    taus = np.linspace(0.0, 1.0, steps + 1)[:, None] * tau1
+    U = np.empty((steps + 1, model.n_dofs))
+    U[0] = u
+    for j in range(1, steps + 1):
+        tau = taus[j]
+        res = np.inf
+        for it in range(maxiter + 1):
+            r = _fem.gradient(model, u) + sum(ti * cable_gradient(model, c, u) for c, ti in zip(cables, tau))
+            res = float(np.abs(r[fr]).max())
+            if res <= max(tol * scale, floor):
+                break
+            if it == maxiter:
+                raise ActuationSolveError(f"cable step {j}/{steps}: Newton did not converge in {maxiter} "
+                                          f"iterations, residual {res:.3e} (target {tol * scale:.3e})")
+            K = _fem.hessian(model, u)
+            for c, ti in zip(cables, tau):
+                if ti:
+                    K = K + ti * cable_hessian(model, c, u)
+            try:
+                du = splu(sp.csc_matrix(K[fr][:, fr])).solve(r[fr])
+            except RuntimeError as err:
+                raise ActuationSolveError(f"cable step {j}/{steps}: singular tangent ({err})") from None
+            t = 1.0
+            for _ in range(30):
+                trial = u.copy()
+                trial[fr] -= t * du
+                if _fem._admissible(model, trial):
+                    break
+                t *= 0.5
+            else:
+                raise ActuationSolveError(f"cable step {j}/{steps}, iteration {it}: every Newton step "
+                                          f"inverts an element (residual {res:.3e})")
+            u = trial
+        U[j] = u
+    return taus, U

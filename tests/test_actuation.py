@@ -367,3 +367,39 @@ def test_explore_tendon_arm_is_the_static_equilibrium_and_rejects_a_negative_ten
     assert len(paths) == 3 and paths[2].shape == (6 + 2, 2)
     with pytest.raises(ValueError, match="tensions"):
         explore.tendon_arm_shape(-1.0, 0.0, 0.0)
+
+
+# -------------------------------------------------------------------------------- FEM cable
+def test_fem_cable_derivatives_match_finite_differences_and_the_linear_cable_row():
+    m = fem.cantilever(6, 2, "T6", slenderness=3.0)
+    eyelets = np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.25))     # a row inside the arm
+    eyelets = eyelets[np.argsort(m.mesh.nodes[eyelets, 0])]
+    rng = np.random.default_rng(5)
+    u = 0.05 * rng.standard_normal(m.n_dofs)
+    g = ac.cable_gradient(m, eyelets, u)
+    fd = np.array([fd4(lambda x: ac.cable_length(m, eyelets, x), u, i, 1e-4) for i in range(u.size)])
+    assert np.abs(fd - g).max() <= 1e-10 * np.abs(g).max()
+    H = ac.cable_hessian(m, eyelets, u).toarray()
+    fdH = np.column_stack([fd4(lambda x: ac.cable_gradient(m, eyelets, x), u, i, 1e-4)
+                           for i in range(u.size)])
+    assert np.abs(fdH - H).max() <= 1e-8 * np.abs(H).max()
+    assert np.abs(H - H.T).max() == 0
+    g0 = ac.cable_gradient(m, eyelets, np.zeros(m.n_dofs))
+    assert np.abs(g0 + fem.cable_row(m, eyelets)).max() <= 1e-15
+
+
+def test_fem_cable_pull_is_in_equilibrium_and_linear_at_small_tension():
+    m = fem.cantilever(20, 2, "T6")
+    top = np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.25))
+    top = top[np.argsort(m.mesh.nodes[top, 0])]
+    dev = []
+    for tau in (1e-4, 1e-5):      # nonlinear / linear - 1 vanishes in proportion to tau
+        taus, U = ac.cable_static(m, [top], [tau], steps=1)
+        lin = fem.solve_linear(m, -tau * ac.cable_gradient(m, top, np.zeros(m.n_dofs)))
+        dev.append(fem.tip_deflection(m, U[-1]) / fem.tip_deflection(m, lin) - 1)
+    assert abs(dev[1]) < 1e-4 and 0.09 < dev[1] / dev[0] < 0.11
+    taus, U = ac.cable_static(m, [top], [3e-3], steps=4)
+    for tau, u in zip(taus[1:, 0], U[1:]):
+        r = fem.gradient(m, u) + tau * ac.cable_gradient(m, top, u)
+        assert np.abs(r[m.free]).max() <= 1e-9 * tau
+    assert np.all(np.diff([fem.tip_deflection(m, u) for u in U]) > 0)
