@@ -925,7 +925,6 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
             f"inverse: not settled after {maxiter} rounds: last tension update {step:.3e}, "
             f"distance to target {hist[-1]:.3e}")
     dist = hist[-1]
-    scale = np.abs(lam).max(initial=0.0)
     at = 1e-9 * float(hi.max())
     active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
                    for tk, hk, lk_ in zip(tau, hi, lo))
@@ -934,10 +933,10 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     if reachable:
         msg = f"target reached: distance {dist:.3e} after {it} rounds"
     else:
-        on = [f"{i} ({a})" for i, a in enumerate(active) if a]
+        on = [f"tendon {i} at its {a} bound (multiplier {lam[i]:.3g})"
+              for i, a in enumerate(active) if a]
         msg = (f"target unreachable: the nearest reachable tip is {dist:.6g} away"
-               + (f"; bounds active on tendon {', '.join(on)}" if on else "")
-               + f" (multipliers {np.round(lam, 6).tolist()}, scale {scale:.3g})")
+               + (f"; {', '.join(on)}" if on else "; no bound active (a stationary point of the distance)"))
     return InverseResult(tensions=tau, q=q, tip=y, target=ystar, distance=dist, reachable=reachable,
                          multipliers=lam, active=active, iterations=it, history=np.array(hist),
                          message=msg)
