@@ -516,7 +516,8 @@ def _newton(rod, tendons, tau, q, load, grav, tol, maxiter, where):
     """Newton with an energy/residual line search at fixed tensions; returns (q, iterations)."""
     fscale = max(rod.EI / rod.L, float(np.max(tau, initial=0.0)),
                  0.0 if load is None else float(np.abs(load).max()), abs(grav) * rod.rhoA * rod.L)
-    floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(1.0, rod.L)
+    # forces carry round-off ~ eps (EA + S) |x| / ell: node differences lose log10(N) digits
+    floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
     g = gradient(rod, q, tendons, tau, load, grav)
     res = float(np.abs(g).max())
     for it in range(maxiter + 1):
@@ -558,7 +559,8 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     method on ``grad Pi_tot = 0`` with the full tangent (rod plus tendon stiffness,
     sparse LU) and a backtracking line search (energy or residual decrease).
     Converged when ``|grad Pi_tot|_inf <= tol max(EI/L, max tau, |load|, g rhoA L)``
-    or at the round-off floor of the stiff stretch and shear terms.
+    or at the round-off floor of the stiff stretch and shear terms,
+    ``8 eps (EA + S) max(64, N)``.
 
     Returns
     -------
@@ -588,8 +590,9 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)
     Q = np.empty((steps + 1, rod.ndof))
     lam0 = 0.0 if tensions0 is None and q0 is None else 1.0
-    q, _ = _newton(rod, tendons, taus[0], q, None if load is None else lam0 * load, lam0 * grav,
-                   tol, maxiter, "start state")
+    if lam0:            # the straight, unloaded start needs no solve
+        q, _ = _newton(rod, tendons, taus[0], q, None if load is None else load, grav,
+                       tol, maxiter, "start state")
     Q[0] = q
     for j in range(1, steps + 1):
         lam = j / steps if lam0 == 0.0 else 1.0
