@@ -1,0 +1,411 @@
+"""Properties of lib.actuation: derivatives, the constant-curvature limit and its order,
+follower-pressure stiffness, Newton rates, the inverse QP's optimality, bad input."""
+import numpy as np
+import pytest
+
+import lib.actuation as ac
+import lib.fem as fem
+import lib.rod as rd
+
+
+def fd4(fun, x, i, h):
+    """Fourth-order central difference of ``fun`` along component ``i``."""
+    e = np.zeros_like(x)
+    e[i] = h
+    return (-fun(x + 2 * e) + 8 * fun(x + e) - 8 * fun(x - e) + fun(x - 2 * e)) / (12 * h)
+
+
+def bent_state(rod, seed=0):
+    """A curled, stretched and sheared state (not an equilibrium)."""
+    rng = np.random.default_rng(seed)
+    s = (np.arange(rod.N) + 0.5) * rod.ell
+    phi = 1.5 * s + 0.05 * rng.standard_normal(rod.N)
+    q = np.zeros(rod.ndof)
+    q[0::3] = phi
+    step = rod.ell * (1 + 0.02 * rng.standard_normal((rod.N, 2)))
+    q[1::3] = np.cumsum(step[:, 0] * np.cos(phi) - 0.03 * step[:, 1] * np.sin(phi))
+    q[2::3] = np.cumsum(step[:, 0] * np.sin(phi) + 0.03 * step[:, 1] * np.cos(phi))
+    return q
+
+
+TENDONS = {
+    "straight, tip": dict(offset=0.03),
+    "straight, interior anchor": dict(offset=-0.02, anchor=4),
+    "tapered, tip": dict(offset=0.04, offset_end=0.01),
+    "tapered through zero, interior": dict(offset=0.03, offset_end=-0.03, anchor=6),
+}
+
+
+# -------------------------------------------------------------------------------- derivatives
+@pytest.mark.parametrize("name", TENDONS)
+def test_tendon_gradient_is_the_derivative_of_the_tendon_length(name):
+    rod = rd.make_rod(8)
+    t = ac.make_tendon(rod, **TENDONS[name])
+    q = bent_state(rod)
+    g = ac.tendon_gradient(rod, t, q)
+    fd = np.array([fd4(lambda x: ac.tendon_length(rod, t, x), q, i, 2e-4) for i in range(q.size)])
+    assert np.abs(fd - g).max() <= 1e-10 * np.abs(g).max()
+
+
+@pytest.mark.parametrize("name", TENDONS)
+def test_tendon_hessian_is_the_jacobian_of_the_tendon_gradient(name):
+    rod = rd.make_rod(8)
+    t = ac.make_tendon(rod, **TENDONS[name])
+    q = bent_state(rod, seed=1)
+    H = ac.tendon_hessian(rod, t, q).toarray()
+    fd = np.column_stack([fd4(lambda x: ac.tendon_gradient(rod, t, x), q, i, 2e-4)
+                          for i in range(q.size)])
+    assert np.abs(fd - H).max() <= 1e-8 * np.abs(H).max()
+    assert np.abs(H - H.T).max() <= 1e-14 * np.abs(H).max()      # conservative load
+
+
+def test_total_gradient_and_tangent_include_every_tendon():
+    rod = rd.make_rod(6)
+    ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.02, anchor=3, offset_end=0.0)]
+    tau = [4.0, 7.0]
+    q = bent_state(rod, seed=2)
+    g = ac.gradient(rod, q, ts, tau, load=(0.1, -0.2, 0.3), grav=0.5)
+    fd = np.array([fd4(lambda x: ac.energy(rod, x, ts, tau, (0.1, -0.2, 0.3), 0.5), q, i, 1e-4)
+                   for i in range(q.size)])
+    assert np.abs(fd - g).max() <= 1e-8 * np.abs(g).max()
+    K = ac.hessian(rod, q, ts, tau).toarray()
+    fdK = np.column_stack([fd4(lambda x: ac.gradient(rod, x, ts, tau), q, i, 1e-5)
+                           for i in range(q.size)])
+    assert np.abs(fdK - K).max() <= 1e-7 * np.abs(K).max()
+
+
+def test_tendon_length_is_arc_length_when_straight_and_shortens_by_offset_times_angle():
+    rod = rd.make_rod(20)
+    t = ac.make_tendon(rod, 0.03)
+    assert ac.tendon_length(rod, t, rd.straight(rod)) == pytest.approx(1.0, abs=1e-14)
+    # a small uniform bend by angle theta: the tendon side shortens by d theta
+    theta = 1e-4
+    q = rd.straight(rod)
+    s = (np.arange(rod.N) + 0.5) * rod.ell
+    q[0::3] = theta * s
+    x = np.cumsum(rod.ell * np.cos(theta * s))
+    y = np.cumsum(rod.ell * np.sin(theta * s))
+    q[1::3], q[2::3] = x, y
+    short = 1.0 - ac.tendon_length(rod, t, q)
+    assert short == pytest.approx(0.03 * theta * (1 - 0.5 / rod.N), rel=1e-3)
+
+
+# -------------------------------------------------------------------------------- statics
+def curvature_error(N, tau=40.0, d=0.03, r_over_L=0.04):
+    rod = rd.make_rod(N, r_over_L=r_over_L)
+    q = ac.static(rod, [ac.make_tendon(rod, d)], [tau], steps=4)
+    kappa = np.diff(q[0::3]) / rod.ell              # the N - 1 interior curvatures
+    return np.abs(kappa / (tau * d / rod.EI) - 1).max()
+
+
+# r/L = 0.004: near the inextensible limit, with a tendon ten times closer to the axis,
+# so ten times the tension and an error constant ~ 1/(4d) ten times larger (finer meshes;
+# below N ~ L sqrt(tau/(4 EI)) the chords make the discrete rod unstable)
+@pytest.mark.parametrize("r_over_L, Ns", [(0.04, (10, 20, 40, 80)), (0.004, (40, 80, 160, 320))])
+def test_constant_offset_gives_constant_curvature_tau_d_over_EI_to_second_order(r_over_L, Ns):
+    Ns = np.array(Ns)
+    d = 0.75 * r_over_L
+    err = np.array([curvature_error(N, tau=1.2 / d, d=d, r_over_L=r_over_L) for N in Ns])
+    order = -np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert 1.9 <= order <= 2.1
+    # the chord estimate l^2 kappa (1/(4d) - kappa/8) of the chapter, kappa = 1.2
+    assert err[-1] * Ns[-1] ** 2 == pytest.approx(1.2 * (1 / (4 * d) - 1.2 / 8), rel=0.05)
+
+
+def test_tip_converges_to_the_compressed_circular_arc_at_second_order():
+    Ns = np.array([10, 20, 40, 80])
+    err = []
+    for N in Ns:
+        rod = rd.make_rod(N)
+        tau = 0.8 * np.pi / 0.03
+        x, y, _ = rd.tip(rod, ac.static(rod, [ac.make_tendon(rod, 0.03)], [tau], steps=4))
+        xa, ya, _ = ac.arc_tip(rod, tau, 0.03)
+        err.append(np.hypot(x - xa, y - ya))
+    order = -np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert 1.9 <= order <= 2.1
+
+
+def test_interior_anchor_leaves_the_distal_part_straight():
+    rod = rd.make_rod(12)
+    q = ac.static(rod, [ac.make_tendon(rod, 0.03, anchor=6)], [30.0], steps=3)
+    phi = q[0::3]
+    assert np.abs(np.diff(phi[5:])).max() <= 1e-9          # no bending beyond the anchor
+    assert np.diff(phi[:6]).min() > 0.8 * 30.0 * 0.03 * rod.ell
+
+
+def test_large_stroke_reaches_more_than_half_a_turn():
+    rod = rd.make_rod(40)
+    tau = 1.3 * np.pi / 0.03
+    taus, Q = ac.static_path(rod, [ac.make_tendon(rod, 0.03)], [tau], steps=8)
+    angles = [rd.tip(rod, q)[2] for q in Q]
+    assert angles[-1] > np.pi
+    assert np.all(np.diff(angles) > 0)
+    for q, t in zip(Q, taus[:, 0]):
+        assert np.abs(ac.gradient(rod, q, [ac.make_tendon(rod, 0.03)], [t])).max() <= 1e-8 * max(1, t)
+
+
+def test_tension_jacobian_matches_finite_differences_of_the_equilibrium():
+    rod = rd.make_rod(10)
+    ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.02, anchor=5)]
+    tau = np.array([20.0, 10.0])
+    q = ac.static(rod, ts, tau, steps=4)
+    W = ac.tension_jacobian(rod, ts, tau, q, angle=True)
+    h = 1e-3
+    for i in range(2):
+        e = np.zeros(2)
+        e[i] = h
+        qp = ac.static(rod, ts, tau + e, steps=1, q0=q, tensions0=tau)
+        qm = ac.static(rod, ts, tau - e, steps=1, q0=q, tensions0=tau)
+        fd = (np.array(rd.tip(rod, qp)) - np.array(rd.tip(rod, qm)))[[0, 1, 2]] / (2 * h)
+        assert np.abs(fd - W[:, i]).max() <= 1e-6 * np.abs(W[:, i]).max()
+
+
+# -------------------------------------------------------------------------------- pressure
+@pytest.mark.parametrize("element", ["T3", "T6"])
+def test_follower_pressure_equals_the_dead_pressure_load_in_the_reference_state(element):
+    m = fem.cantilever(10, 2, element)
+    ch = ac.make_chamber(m, "top", (2.0, 8.0))
+    f = ac.pressure_force(m, ch, np.zeros(m.n_dofs), 1.0)
+    assert np.abs(f - fem.face_pressure_load(m, "top", (2.0, 8.0))).max() <= 1e-14
+
+
+@pytest.mark.parametrize("element", ["T3", "T6"])
+def test_pressure_stiffness_is_minus_the_jacobian_of_the_follower_load(element):
+    m = fem.cantilever(4, 2, element, slenderness=4.0)
+    ch = ac.make_chamber(m, "bottom", (1.0, 4.0))
+    rng = np.random.default_rng(3)
+    u = 0.1 * rng.standard_normal(m.n_dofs)
+    Kp = ac.pressure_stiffness(m, ch, 0.7).toarray()
+    fd = np.column_stack([fd4(lambda x: -ac.pressure_force(m, ch, x, 0.7), u, i, 1e-3)
+                          for i in range(u.size)])
+    assert np.abs(fd - Kp).max() <= 1e-12 * np.abs(Kp).max()
+
+
+@pytest.mark.parametrize("element", ["T3", "T6"])
+def test_pressure_stiffness_is_unsymmetric_only_at_the_ends_of_the_loaded_run(element):
+    m = fem.cantilever(10, 2, element)
+    ch = ac.make_chamber(m, "top", (2.0, 8.0))
+    A = ac.pressure_stiffness(m, ch, 1.0).toarray()
+    skew = np.abs(A - A.T).reshape(m.n_dofs // 2, 2, -1).max(axis=(1, 2))
+    assert set(np.flatnonzero(skew > 1e-13)) == set(ch.ends.tolist())
+    assert np.abs(A).max() > 0
+
+
+def test_pressure_force_does_no_net_work_round_a_rigid_rotation():
+    # a rigid rotation turns the follower load with the body: its resultant rotates too
+    m = fem.cantilever(10, 2, "T6")
+    ch = ac.make_chamber(m, "top")
+    X = m.mesh.nodes
+    a = 0.7
+    R = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    u = (X @ R.T - X).ravel()
+    f0 = ac.pressure_force(m, ch, np.zeros(m.n_dofs), 1.0).reshape(-1, 2).sum(0)
+    f1 = ac.pressure_force(m, ch, u, 1.0).reshape(-1, 2).sum(0)
+    assert np.abs(f1 - R @ f0).max() <= 1e-13 * np.abs(f0).max()
+
+
+def newton_errors(load_stiffness):
+    """Errors e_k = |u_k - u*|_inf / |u*|_inf of Newton on one pressure increment."""
+    m = fem.cantilever(20, 2, "T6")
+    ch = ac.make_chamber(m, "top")
+    ps, U = ac.pressure_static(m, ch, 4e-4, steps=4)
+    ustar = ac.pressure_static(m, ch, 4.05e-4, steps=1, u0=U[-1], tol=1e-13)[1][-1]
+    h, states = ac.newton_history(m, ch, 4.05e-4, U[-1], load_stiffness=load_stiffness,
+                                  maxiter=40, return_states=True)
+    e = np.abs(states - ustar).max(axis=1) / np.abs(ustar).max()
+    return e[e > 1e-13]
+
+
+def test_newton_with_the_load_stiffness_converges_quadratically_without_it_linearly():
+    full = newton_errors(True)
+    dead = newton_errors(False)
+    # quadratic: e_{k+1} <= C e_k^2 with a moderate C, and a tiny last ratio
+    assert full[-1] <= 10 * full[-2] ** 2 and full[-1] / full[-2] < 1e-5
+    assert full.size <= 5
+    # linear: a constant contraction factor, the same over the last five iterations
+    ratio = dead[-5:] / dead[-6:-1]
+    assert 0.05 < ratio.min() and ratio.max() < 0.5
+    assert ratio.max() / ratio.min() < 1.1
+    assert dead.size > 2 * full.size
+
+
+def test_pressure_path_is_in_equilibrium_and_bends_away_from_the_chamber():
+    m = fem.cantilever(20, 2, "T6")
+    ch = ac.make_chamber(m, "top")
+    ps, U = ac.pressure_static(m, ch, 6e-4, steps=6)
+    tip = [fem.tip_deflection(m, u) for u in U]
+    assert np.all(np.diff(tip) < 0)
+    for p, u in zip(ps[1:], U[1:]):
+        r = ac.pressure_residual(m, ch, u, p)[m.free]
+        assert np.abs(r).max() <= 1e-9 * p
+
+
+# -------------------------------------------------------------------------------- inverse
+def test_qp_solve_satisfies_the_kkt_conditions():
+    rng = np.random.default_rng(4)
+    A = rng.standard_normal((5, 5))
+    H = A @ A.T + 0.1 * np.eye(5)
+    f = 3 * rng.standard_normal(5)
+    lo, hi = -0.2 * np.ones(5), 0.3 * np.ones(5)
+    x, lam, _ = ac.qp_solve(H, f, lo, hi)
+    assert np.abs(H @ x + f + lam).max() <= 1e-12 * np.abs(f).max()
+    assert np.all((x >= lo - 1e-15) & (x <= hi + 1e-15))
+    assert np.all(lam[lam > 0] > 0) and np.all(np.isclose(x[lam > 0], hi[lam > 0], atol=1e-15))
+    assert np.all(np.isclose(x[lam < 0], lo[lam < 0], atol=1e-15))
+    assert np.any(lam != 0)
+
+
+@pytest.fixture(scope="module")
+def arm():
+    rod = rd.make_rod(16)
+    ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.03), ac.make_tendon(rod, 0.03, anchor=8)]
+    return rod, ts
+
+
+def test_inverse_reaches_a_reachable_target_to_1e_8(arm):
+    rod, ts = arm
+    tau_true = np.array([25.0, 0.0, 15.0])
+    target = rd.tip(rod, ac.static(rod, ts, tau_true))
+    res = ac.inverse(rod, ts, target, tau_max=60.0)
+    assert res.reachable and res.distance <= 1e-8
+    assert np.abs(res.tensions - tau_true).max() <= 1e-6
+    assert res.active == ("", "lower", "")
+    assert np.abs(res.multipliers).max() <= 1e-9       # reached: nothing pulls on a bound
+
+
+def test_inverse_projects_an_unreachable_target_with_the_bound_active(arm):
+    rod, ts = arm
+    target = rd.tip(rod, ac.static(rod, ts[:1], [50.0]))[:2]
+    res = ac.inverse(rod, ts[:1], target, tau_max=30.0)
+    assert not res.reachable and res.distance > 0.05
+    assert res.active == ("upper",) and res.tensions[0] == 30.0
+    assert res.multipliers[0] > 0
+    # complementarity / sensitivity: d(dist^2/2)/d tau_max = -lambda
+    h = 0.05
+    d2 = [ac.inverse(rod, ts[:1], target, tau_max=30.0 + s).distance ** 2 / 2 for s in (-h, h)]
+    assert (d2[1] - d2[0]) / (2 * h) == pytest.approx(-res.multipliers[0], rel=1e-3)
+    assert "unreachable" in res.message and f"{res.distance:.6g}" in res.message
+
+
+def test_redundant_tendons_are_resolved_by_minimum_effort(arm):
+    rod, ts = arm
+    # a second cable in the channel of tendon 0: any split of its tension gives the same
+    # shape; the least |tau|^2 splits it evenly
+    both = [ts[0], ts[0], ts[2]]
+    target = rd.tip(rod, ac.static(rod, [ts[0], ts[2]], [20.0, 30.0]))[:2]
+    res = ac.inverse(rod, both, target, tau_max=60.0)
+    assert res.reachable and res.distance <= 1e-8
+    assert np.abs(res.tensions - [10.0, 10.0, 30.0]).max() <= 1e-6
+    # with the antagonist available too, least effort leaves it slack (lower bound active)
+    res = ac.inverse(rod, [ts[0], ts[1], ts[0], ts[2]], target, tau_max=60.0)
+    assert res.reachable and res.active[1] == "lower" and res.multipliers[1] <= 0
+    assert np.abs(res.tensions - [10.0, 0.0, 10.0, 30.0]).max() <= 1e-6
+
+
+# -------------------------------------------------------------------------------- dynamics
+def test_slow_ramp_follows_the_quasi_static_path_fast_ramp_overshoots():
+    rod = rd.make_rod(10)
+    t = ac.make_tendon(rod, 0.03)
+    tau = 30.0
+    T1 = 2 * np.pi / rd.frequencies(rod, 1)[0]
+    lags = []
+    for ramp in (0.25 * T1, 4 * T1):
+        ts, Q, taus = ac.ramp_response(rod, [t], [tau], ramp, ramp + T1, T1 / 40, every=4)
+        qs = ac.static_path(rod, [t], [tau], steps=8)[1]
+        dyn = np.array([rd.tip(rod, q)[2] for q in Q])
+        # quasi-static tip angle at the same tension (interpolated along the static path)
+        ang = np.array([rd.tip(rod, q)[2] for q in qs])
+        qsa = np.interp(taus[:, 0], np.linspace(0, tau, 9), ang)
+        lags.append(np.abs(dyn - qsa).max() / ang[-1])
+    assert lags[1] < 0.25 * lags[0]
+    assert lags[0] > 0.3          # a sudden pull overshoots by tens of percent
+
+
+# -------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kw, name", [
+    (dict(offset=0.05), "offset"),
+    (dict(offset=0.01, offset_end=-0.041), "offset_end"),
+    (dict(offset=float("nan")), "offset"),
+    (dict(offset=0.01, anchor=0), "anchor"),
+    (dict(offset=0.01, anchor=11), "anchor"),
+])
+def test_make_tendon_rejects_a_tendon_outside_the_section_or_rod(kw, name):
+    with pytest.raises(ValueError, match=name):
+        ac.make_tendon(rd.make_rod(10), **kw)
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(tau_max=-1.0), "tau_max"),
+    (dict(tau_max=float("inf")), "tau_max"),
+    (dict(tau_max=float("nan")), "tau_max"),
+    (dict(tau_max=10.0, tau_min=-0.5), "tau_min"),
+    (dict(tau_max=10.0, tau_min=20.0), "tau_max"),
+    (dict(tau_max=[1.0, 2.0]), "tau_max"),
+])
+def test_inverse_rejects_bad_tension_bounds(kw, name):
+    rod = rd.make_rod(6)
+    with pytest.raises(ValueError, match=name):
+        ac.inverse(rod, [ac.make_tendon(rod, 0.02)], (0.9, 0.3), **kw)
+
+
+def test_inverse_rejects_a_non_finite_target_and_static_a_negative_tension():
+    rod = rd.make_rod(6)
+    t = ac.make_tendon(rod, 0.02)
+    with pytest.raises(ValueError, match="target"):
+        ac.inverse(rod, [t], (np.nan, 0.3), tau_max=5.0)
+    with pytest.raises(ValueError, match="tensions"):
+        ac.static(rod, [t], [-1.0])
+    with pytest.raises(ValueError, match="pressure"):
+        m = fem.cantilever(4, 1, "T3")
+        ac.pressure_force(m, ac.make_chamber(m), np.zeros(m.n_dofs), np.inf)
+
+
+# -------------------------------------------------------------------------------- explore
+def test_explore_tendon_arm_is_the_static_equilibrium_and_rejects_a_negative_tension():
+    from lib import explore
+
+    xy, paths, tip = explore.tendon_arm_shape(0.0, 40.0, 90.0, N=12)
+    rod = rd.make_rod(12)
+    ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.03), ac.make_tendon(rod, 0.03, anchor=6)]
+    q = ac.static(rod, ts, [0.0, 40.0, 90.0], steps=6)
+    assert np.abs(xy[1:] - np.column_stack([q[1::3], q[2::3]])).max() <= 1e-12
+    assert np.abs(ac.gradient(rod, q, ts, [0.0, 40.0, 90.0])).max() <= 1e-8 * 90
+    assert len(paths) == 3 and paths[2].shape == (6 + 2, 2)
+    with pytest.raises(ValueError, match="tensions"):
+        explore.tendon_arm_shape(-1.0, 0.0, 0.0)
+
+
+# -------------------------------------------------------------------------------- FEM cable
+def test_fem_cable_derivatives_match_finite_differences_and_the_linear_cable_row():
+    m = fem.cantilever(6, 2, "T6", slenderness=3.0)
+    eyelets = np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.25))     # a row inside the arm
+    eyelets = eyelets[np.argsort(m.mesh.nodes[eyelets, 0])]
+    rng = np.random.default_rng(5)
+    u = 0.05 * rng.standard_normal(m.n_dofs)
+    g = ac.cable_gradient(m, eyelets, u)
+    fd = np.array([fd4(lambda x: ac.cable_length(m, eyelets, x), u, i, 1e-4) for i in range(u.size)])
+    assert np.abs(fd - g).max() <= 1e-10 * np.abs(g).max()
+    H = ac.cable_hessian(m, eyelets, u).toarray()
+    fdH = np.column_stack([fd4(lambda x: ac.cable_gradient(m, eyelets, x), u, i, 1e-4)
+                           for i in range(u.size)])
+    assert np.abs(fdH - H).max() <= 1e-8 * np.abs(H).max()
+    assert np.abs(H - H.T).max() == 0
+    g0 = ac.cable_gradient(m, eyelets, np.zeros(m.n_dofs))
+    assert np.abs(g0 + fem.cable_row(m, eyelets)).max() <= 1e-15
+
+
+def test_fem_cable_pull_is_in_equilibrium_and_linear_at_small_tension():
+    m = fem.cantilever(20, 2, "T6")
+    top = np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.25))
+    top = top[np.argsort(m.mesh.nodes[top, 0])]
+    dev = []
+    for tau in (1e-4, 1e-5):      # nonlinear / linear - 1 vanishes in proportion to tau
+        taus, U = ac.cable_static(m, [top], [tau], steps=1)
+        lin = fem.solve_linear(m, -tau * ac.cable_gradient(m, top, np.zeros(m.n_dofs)))
+        dev.append(fem.tip_deflection(m, U[-1]) / fem.tip_deflection(m, lin) - 1)
+    assert abs(dev[1]) < 1e-4 and 0.09 < dev[1] / dev[0] < 0.11
+    taus, U = ac.cable_static(m, [top], [3e-3], steps=4)
+    for tau, u in zip(taus[1:, 0], U[1:]):
+        r = fem.gradient(m, u) + tau * ac.cable_gradient(m, top, u)
+        assert np.abs(r[m.free]).max() <= 1e-9 * tau
+    assert np.all(np.diff([fem.tip_deflection(m, u) for u in U]) > 0)
