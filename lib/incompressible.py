@@ -95,7 +95,7 @@ __all__ = [
     "Body", "make_body", "cantilever", "energy", "gradient", "hessian", "mass", "tip_load",
     "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
     "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
-    "skfem_mixed_tip", "SKFEM_REFERENCE",
+    "skfem_mixed_tip", "SKFEM_REFERENCE", "dynamics_mass", "kinetic_energy", "expand",
 ]
 
 MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
@@ -888,22 +888,54 @@ def inf_sup(body):
 
 
 def dynamics_force(body, load=None):
-    """``force(u_free) -> (f, K)`` for :mod:`lib.integrate` (displacement and F-bar bodies).
+    """``force(x_free) -> (f, K)`` for :mod:`lib.integrate`: the residual and tangent on ``body.free``.
 
-    ``f = f_int(u) - load`` and ``K`` its tangent, condensed to the free dofs.
+    For displacement and F-bar bodies ``f = f_int(u) - load``; for mixed bodies the
+    unknowns are ``[u, p]`` and the pressure rows are the constraint residual
+    ``int N_c (J - J0 - p/kappa)`` (pair it with :func:`dynamics_mass`).
     """
-    if body.mixed:
-        raise ValueError("body must be a displacement or F-bar body: a mixed body's pressure "
-                         "has no inertia (condense it first, e.g. P2P0 -> Fbar)")
-    fr = body.geom.free
+    fr = body.free
+    n = body.n_u + body.n_p
     load = np.zeros(body.n_u) if load is None else np.asarray(load, dtype=float)
 
-    def force(u_free):
-        u = np.zeros(body.n_u)
-        u[fr] = u_free
-        return gradient(body, u, load)[fr], hessian(body, u)[fr][:, fr]
+    def force(x_free):
+        x = np.zeros(n)
+        x[fr] = x_free
+        return gradient(body, x, load)[fr], hessian(body, x)[fr][:, fr]
 
     return force
+
+
+def dynamics_mass(body, eps=1e-9):
+    r"""Mass matrix on ``body.free`` for :mod:`lib.integrate` (CSR).
+
+    The consistent mass of the displacements; for a mixed body the pressures get a
+    *vanishing* mass ``eps`` times the largest diagonal entry of the displacement mass,
+    so that the generic integrators (which need an invertible mass) treat the
+    pressure equations as the algebraic constraint they are: the extra inertial force
+    ``eps a_p`` is far below the constraint residual's round-off.  The kinetic energy
+    (:func:`kinetic_energy`) counts the displacements only.
+    """
+    _check_positive(eps, "eps")
+    M = mass(body)[body.geom.free][:, body.geom.free]
+    if not body.mixed:
+        return M.tocsr()
+    e = eps * M.diagonal().max()
+    return sp.block_diag([M, e * sp.identity(body.n_p)], format="csr")
+
+
+def kinetic_energy(body, v_free):
+    """``v_u^T M v_u / 2`` of the displacement velocities in a free-unknown velocity vector."""
+    nf = body.geom.free.size
+    v = np.asarray(v_free, dtype=float)[:nf]
+    return 0.5 * float(v @ (mass(body)[body.geom.free][:, body.geom.free] @ v))
+
+
+def expand(body, x_free):
+    """Full ``x`` from its free entries (zeros on the clamp)."""
+    x = np.zeros(body.n_u + body.n_p)
+    x[body.free] = x_free
+    return x
 
 
 # --------------------------------------------------------------------------------------
