@@ -281,3 +281,13 @@ def test_failed_newton_says_how_far_it_got():
     b = inc.cantilever(10, 1, "T6", inc.neo_hookean(1.0, 0.4999))
     with pytest.raises(inc.ConvergenceError, match="load factor"):
         inc.solve(b, inc.tip_load(b, 1.0), steps=1, maxiter=2, max_cuts=1)
+
+
+def test_explore_ratios_rank_the_elements_as_the_chapter_does():
+    from lib import explore
+    ny, r = explore.incompressible_ratios(0.4999, sizes=(1, 2))
+    ref = inc.SKFEM_REFERENCE[0.4999]
+    err = {f: np.abs(v / ref - 1) for f, v in r.items()}
+    assert np.all(err["P2P1"] < err["T6"]) and np.all(err["P2P1"] < err["Fbar"])
+    _, r5 = explore.incompressible_ratios(0.5, sizes=(1,))
+    assert np.isnan(r5["T6"][0]) and np.isfinite(r5["P2P1"][0])
