@@ -1,0 +1,1062 @@
+r"""Near-incompressible soft materials at finite strain: rubber models and locking-free elements.
+
+The plane-strain cantilever of :mod:`lib.fem` (mesh, shape functions, quadrature and
+assembly are reused from there), with four hyperelastic materials and five
+formulations.
+
+Materials
+---------
+Plane strain is the 3-D model with ``F_33 = 1``.  With ``a = |F|^2`` (the 2 x 2 part)
+and ``J = det F``, the 3-D invariants are ``I_1 = a + 1``, ``I_2 = a + J^2`` and the
+isochoric ones ``Ibar_1 = J^{-2/3}(a + 1)``, ``Ibar_2 = J^{-4/3} a + J^{2/3}``.
+Every material is written as a *shape part* ``g(a, J)`` plus a quadratic volumetric
+part,
+
+.. math::
+
+    W(F) = g(a, J) + U(J),\qquad U(J) = \tfrac{\kappa}{2}(J - J_0)^2,
+
+* ``"neo-hookean"`` (split): ``g = mu/2 (Ibar_1 - 3)``, ``kappa = 2 mu (1+nu)/(3(1-2nu))``;
+* ``"mooney-rivlin"``: ``g = c10 (Ibar_1 - 3) + c01 (Ibar_2 - 3)``, ``mu = 2(c10 + c01)``
+  (Mooney 1940, Rivlin 1948);
+* ``"yeoh"``: ``g = c10 (Ibar_1-3) + c20 (Ibar_1-3)^2 + c30 (Ibar_1-3)^3``, ``mu = 2 c10``
+  (Yeoh 1993);
+* ``"stable-neo-hookean"`` (Smith, de Goes & Kim 2018):
+  ``g = mu_s/2 (I_1 - 3) - mu_s/2 ln((I_1 + 1)/4) - c_0``, ``kappa = lam_s``,
+  ``J_0 = 1 + 3 mu_s/(4 lam_s)``, with ``mu_s = 4 mu/3`` and ``lam_s = lam + 5 mu/6`` so
+  that it linearises to Hooke's law with the Lame constants ``mu, lam`` of ``nu``.
+
+``nu`` is the small-strain Poisson ratio; ``nu = 0.5`` gives ``kappa = inf`` (exactly
+incompressible), which only the mixed formulations accept.  With ``H = dJ/dF = cof F``
+(in 2-D ``H_iJ = eps_ik eps_JL F_kL``) the stress and tangent are
+
+.. math::
+
+    P = 2 g_a F + (g_J + U')\,H,\\
+    \mathsf A = 2 g_a\,\mathbb I + 4 g_{aa}\,F\otimes F
+        + 2 g_{aJ}(F\otimes H + H\otimes F) + (g_{JJ} + U'')\,H\otimes H
+        + (g_J + U')\,\mathbb E,
+
+with ``I_iJkL = delta_ik delta_JL`` and ``E_iJkL = eps_ik eps_JL`` (= d H/d F).
+
+Formulations (``formulation=``)
+-------------------------------
+``"T3"``, ``"T6"``   displacement-only, ``Pi = int W(F) - f.u``;
+``"P2P1"``           Taylor-Hood: T6 displacement + continuous linear pressure,
+``"P2P0"``           T6 + one pressure per element, ``"P1P0"`` T3 + one pressure per
+                     element (locks; kept for the inf-sup study).  The mixed functional
+                     (Simo, Taylor & Pister 1985; Simo & Taylor 1991) is
+                     ``L(u, p) = int g(F) + p (J - J_0) - p^2/(2 kappa) - f.u``,
+                     a saddle point; ``kappa = inf`` is allowed;
+``"Fbar"``           T6 with the volumetric part evaluated at the element-mean dilatation
+                     ``theta_e = (1/A_e) int_e J``:  ``Pi = int g(F) + sum_e A_e U(theta_e)``
+                     (the F-bar idea of de Souza Neto et al. 1996 in its mean-dilatation
+                     form: ``Fbar = (theta/J)^{1/3} F`` leaves ``g`` of an isochoric model
+                     unchanged).  It is P2P0 with the pressure condensed per element, a
+                     pure displacement model with a symmetric tangent.
+
+Array layout
+------------
+``x`` is the unknown vector: ``u`` (2 n_nodes, interleaved as in :mod:`lib.fem`) for
+displacement formulations, ``[u, p]`` (2 n_nodes + n_p) for the mixed ones.
+``body.free`` indexes the unconstrained entries of ``x``.
+
+References
+----------
+Simo, Taylor & Pister (1985) CMAME 51; Simo & Taylor (1991) CMAME 85; de Souza Neto,
+Peric, Dutko & Owen (1996) IJSS 33; Smith, de Goes & Kim (2018) ACM TOG 37(2);
+Mooney (1940); Rivlin (1948); Yeoh (1993); Brezzi & Fortin (1991) for inf-sup.
+
+Examples
+--------
+>>> mat = neo_hookean(mu=1.0, nu=0.4999)
+>>> b = cantilever(10, 1, "P2P1", mat)
+>>> r = solve(b, tip_load(b, 1.0), steps=2)
+>>> round(tip_ratio(b, r.x, 1.0), 3), r.converged
+(0.871, True)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from . import fem
+from .fem import _assemble_matrix, _assemble_vector, _rule, _shape
+
+__all__ = [
+    "MODELS", "FORMULATIONS", "Material", "material", "neo_hookean", "mooney_rivlin", "yeoh",
+    "stable_neo_hookean", "response", "uniaxial_stress", "fit_mooney_rivlin",
+    "ECOFLEX_0030_YEOH",
+    "Body", "make_body", "cantilever", "energy", "gradient", "hessian", "mass", "tip_load",
+    "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
+    "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
+    "skfem_mixed_tip", "SKFEM_REFERENCE", "dynamics_mass", "kinetic_energy", "expand",
+]
+
+MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
+FORMULATIONS = ("T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar")
+MIXED = ("P2P1", "P2P0", "P1P0")
+
+#: Ecoflex 00-30 (Smooth-On) Yeoh constants in kPa, C10, C20, C30, as fitted by
+#: Elsayed et al. (2014) and reused in soft-robot FEM tool boxes.
+ECOFLEX_0030_YEOH = (17.0, -0.2, 0.023)
+
+ConvergenceError = fem.ConvergenceError
+
+
+# --------------------------------------------------------------------------------------
+# materials
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Material:
+    """A plane-strain hyperelastic material ``W = g(a, J) + kappa/2 (J - J0)^2``.
+
+    Attributes
+    ----------
+    model : one of :data:`MODELS`.
+    constants : the model's constants (``(mu,)``, ``(c10, c01)``, ``(c10, c20, c30)``,
+        ``(mu_s,)`` for the stable neo-Hookean).
+    nu : small-strain Poisson ratio in (-1, 0.5].
+    mu : small-strain shear modulus.
+    kappa : volumetric modulus of ``U`` (``inf`` at ``nu = 0.5``).
+    J0 : rest value of ``J`` in ``U`` (1, or Smith et al.'s alpha).
+    """
+
+    model: str
+    constants: tuple
+    nu: float
+    mu: float
+    kappa: float
+    J0: float
+
+    @property
+    def lam(self):
+        """Small-strain Lame constant ``2 mu nu/(1 - 2 nu)`` (``inf`` at 0.5)."""
+        return np.inf if self.nu == 0.5 else 2 * self.mu * self.nu / (1 - 2 * self.nu)
+
+    @property
+    def E(self):
+        """Small-strain Young's modulus ``2 mu (1 + nu)``."""
+        return 2 * self.mu * (1 + self.nu)
+
+    @property
+    def incompressible(self):
+        return not np.isfinite(self.kappa)
+
+
+def _check_positive(value, name):
+    if not (isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(value, bool)
+            and np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+def _check_nu(nu):
+    if not (isinstance(nu, (int, float, np.floating)) and not isinstance(nu, bool)
+            and -1.0 < nu <= 0.5):
+        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
+    return float(nu)
+
+
+def _bulk(mu, nu):
+    """3-D bulk modulus ``2 mu (1+nu)/(3(1-2nu))`` (``inf`` at 0.5)."""
+    return np.inf if nu == 0.5 else 2 * mu * (1 + nu) / (3 * (1 - 2 * nu))
+
+
+def neo_hookean(mu=1.0, nu=0.49):
+    r"""Split neo-Hookean: ``W = mu/2 (Ibar_1 - 3) + kappa/2 (J - 1)^2``.
+
+    >>> m = neo_hookean(1.0, 0.4)
+    >>> round(m.kappa, 6), round(m.lam, 6)
+    (4.666667, 4.0)
+    """
+    mu, nu = _check_positive(mu, "mu"), _check_nu(nu)
+    return Material("neo-hookean", (mu,), nu, mu, _bulk(mu, nu), 1.0)
+
+
+def mooney_rivlin(c10, c01, nu=0.49):
+    r"""Mooney-Rivlin: ``W = c10 (Ibar_1 - 3) + c01 (Ibar_2 - 3) + kappa/2 (J - 1)^2``.
+
+    ``c10 > 0``, ``c01 >= 0``; small-strain shear modulus ``mu = 2 (c10 + c01)``.
+
+    >>> mooney_rivlin(0.3, 0.2).mu
+    1.0
+    """
+    c10 = _check_positive(c10, "c10")
+    if not (isinstance(c01, (int, float, np.floating)) and np.isfinite(c01) and c01 >= 0):
+        raise ValueError(f"c01 must be a finite number >= 0, got {c01!r}")
+    nu = _check_nu(nu)
+    mu = 2 * (c10 + float(c01))
+    return Material("mooney-rivlin", (c10, float(c01)), nu, mu, _bulk(mu, nu), 1.0)
+
+
+def yeoh(c10, c20, c30, nu=0.49):
+    r"""Yeoh: ``W = sum_k c_k0 (Ibar_1 - 3)^k + kappa/2 (J - 1)^2``, ``mu = 2 c10``.
+
+    ``c10 > 0`` and ``c30 >= 0`` (the large-stretch stiffness stays positive); ``c20``
+    may take either sign, as fitted constants of silicones often do.
+
+    >>> round(yeoh(*ECOFLEX_0030_YEOH, nu=0.499).mu, 3)
+    34.0
+    """
+    c10 = _check_positive(c10, "c10")
+    if not (isinstance(c20, (int, float, np.floating)) and np.isfinite(c20)):
+        raise ValueError(f"c20 must be a finite number, got {c20!r}")
+    if not (isinstance(c30, (int, float, np.floating)) and np.isfinite(c30) and c30 >= 0):
+        raise ValueError(f"c30 must be a finite number >= 0, got {c30!r}")
+    nu = _check_nu(nu)
+    mu = 2 * c10
+    return Material("yeoh", (c10, float(c20), float(c30)), nu, mu, _bulk(mu, nu), 1.0)
+
+
+def stable_neo_hookean(mu=1.0, nu=0.49):
+    r"""Stable neo-Hookean of Smith, de Goes & Kim (2018), restricted to plane strain.
+
+    ``W = mu_s/2 (I_1 - 3) - mu_s/2 ln(I_1 + 1) + lam_s/2 (J - alpha)^2`` with
+    ``mu_s = 4 mu/3``, ``lam_s = lam + 5 mu/6``, ``alpha = 1 + 3 mu_s/(4 lam_s)``: stress
+    free at ``F = I``, Hooke's law with ``mu, lam`` for small strain, and finite for
+    every ``J`` (no logarithm of ``J``: inverted elements have finite energy).
+
+    >>> m = stable_neo_hookean(1.0, 0.25)
+    >>> round(m.kappa, 6), round(m.J0, 6)
+    (1.833333, 1.545455)
+    """
+    mu, nu = _check_positive(mu, "mu"), _check_nu(nu)
+    lam = np.inf if nu == 0.5 else 2 * mu * nu / (1 - 2 * nu)
+    mu_s, lam_s = 4 * mu / 3, lam + 5 * mu / 6
+    return Material("stable-neo-hookean", (mu_s,), nu, mu, lam_s, 1 + 3 * mu_s / (4 * lam_s))
+
+
+def material(model, nu=0.49, **constants):
+    """Material by name: ``model`` in :data:`MODELS`, constants as keywords.
+
+    >>> material("mooney-rivlin", nu=0.3, c10=0.4, c01=0.1).mu
+    1.0
+    >>> material("ogden")
+    Traceback (most recent call last):
+    ...
+    ValueError: model must be one of ('neo-hookean', 'mooney-rivlin', 'yeoh', 'stable-neo-hookean'), got 'ogden'
+    """
+    makers = {"neo-hookean": neo_hookean, "mooney-rivlin": mooney_rivlin, "yeoh": yeoh,
+              "stable-neo-hookean": stable_neo_hookean}
+    if model not in makers:
+        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    try:
+        return makers[model](nu=nu, **constants)
+    except TypeError as err:
+        raise ValueError(f"constants of {model!r}: {err}") from None
+
+
+def _iso_invariants(a, J):
+    """Ibar_1, Ibar_2 and their first and second derivatives in (a, J)."""
+    j23 = J ** (-2 / 3)
+    i1 = j23 * (a + 1)
+    i1_a, i1_J = j23, -2 / 3 * i1 / J
+    i1_aa, i1_aJ, i1_JJ = 0.0 * a, -2 / 3 * j23 / J, 10 / 9 * i1 / J**2
+    j43 = j23 * j23
+    i2 = j43 * a + J ** (2 / 3)
+    i2_a, i2_J = j43, -4 / 3 * j43 * a / J + 2 / 3 * J ** (-1 / 3)
+    i2_aa, i2_aJ = 0.0 * a, -4 / 3 * j43 / J
+    i2_JJ = 28 / 9 * j43 * a / J**2 - 2 / 9 * j43
+    return (i1, i1_a, i1_J, i1_aa, i1_aJ, i1_JJ), (i2, i2_a, i2_J, i2_aa, i2_aJ, i2_JJ)
+
+
+def _shape_part(mat, a, J):
+    """``g`` and its derivatives ``g_a, g_J, g_aa, g_aJ, g_JJ`` (arrays like ``a``)."""
+    if mat.model == "stable-neo-hookean":
+        (mu_s,) = mat.constants
+        z = 0 * a
+        # constants chosen so that W(I) = 0 (they do not change P or A)
+        c0 = 0.0 if mat.incompressible else 0.5 * mat.kappa * (1 - mat.J0) ** 2
+        return (mu_s / 2 * (a - 2) - mu_s / 2 * np.log((a + 2) / 4) - c0,
+                mu_s / 2 - mu_s / 2 / (a + 2), z,
+                mu_s / 2 / (a + 2) ** 2, z, z)
+    I1, I2 = _iso_invariants(a, J)
+    x = I1[0] - 3
+    if mat.model == "neo-hookean":
+        f, f1, f11, f2 = mat.mu / 2 * x, mat.mu / 2 + 0 * x, 0 * x, 0.0
+    elif mat.model == "mooney-rivlin":
+        c10, c01 = mat.constants
+        f, f1, f11, f2 = c10 * x + c01 * (I2[0] - 3), c10 + 0 * x, 0 * x, c01
+    else:
+        c10, c20, c30 = mat.constants
+        f = c10 * x + c20 * x**2 + c30 * x**3
+        f1 = c10 + 2 * c20 * x + 3 * c30 * x**2
+        f11, f2 = 2 * c20 + 6 * c30 * x, 0.0
+    _, i1a, i1J, i1aa, i1aJ, i1JJ = I1
+    _, i2a, i2J, i2aa, i2aJ, i2JJ = I2
+    return (f, f1 * i1a + f2 * i2a, f1 * i1J + f2 * i2J,
+            f11 * i1a * i1a + f1 * i1aa + f2 * i2aa,
+            f11 * i1a * i1J + f1 * i1aJ + f2 * i2aJ,
+            f11 * i1J * i1J + f1 * i1JJ + f2 * i2JJ)
+
+
+_EPS2 = np.array([[0.0, 1.0], [-1.0, 0.0]])
+_I4 = np.einsum("ik,JL->iJkL", np.eye(2), np.eye(2))
+_E4 = np.einsum("ik,JL->iJkL", _EPS2, _EPS2)
+
+
+def _kernel(mat, F, vol, order):
+    """W, P, A of ``g(a, J)`` plus a volumetric part given as ``(U, U', U'')`` arrays.
+
+    ``vol`` is evaluated by the caller: ``U(J)`` for displacement elements,
+    ``p (J - J0) - p^2/(2 kappa)`` for the mixed ones.
+    """
+    J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
+    a = np.einsum("...iJ,...iJ->...", F, F)
+    g, ga, gJ, gaa, gaJ, gJJ = _shape_part(mat, a, J)
+    U, U1, U2 = vol(J)
+    W = g + U
+    if order == 0:
+        return W
+    H = np.stack([np.stack([F[..., 1, 1], -F[..., 1, 0]], -1),
+                  np.stack([-F[..., 0, 1], F[..., 0, 0]], -1)], -2)
+    s = gJ + U1
+    P = (2 * ga)[..., None, None] * F + s[..., None, None] * H
+    if order == 1:
+        return W, P
+    if order == -1:     # P and the size of the terms summed into it (round-off scale)
+        mag = (2 * np.abs(ga) * np.abs(F).max(axis=(-1, -2))
+               + (np.abs(s) + np.abs(gJJ + U2) * np.abs(J)) * np.abs(H).max(axis=(-1, -2)))
+        return P, mag
+    e = (..., None, None, None, None)
+    A = ((2 * ga)[e] * _I4 + (4 * gaa)[e] * np.einsum("...iJ,...kL->...iJkL", F, F)
+         + (2 * gaJ)[e] * (np.einsum("...iJ,...kL->...iJkL", F, H)
+                           + np.einsum("...iJ,...kL->...iJkL", H, F))
+         + (gJJ + U2)[e] * np.einsum("...iJ,...kL->...iJkL", H, H) + s[e] * _E4)
+    return W, P, A
+
+
+def _volumetric(mat):
+    k, J0 = mat.kappa, mat.J0
+    return lambda J: (0.5 * k * (J - J0) ** 2, k * (J - J0), k + 0 * J)
+
+
+def response(mat, F, order=2):
+    r"""Energy density, first Piola stress and tangent of ``mat`` at ``F`` (plane strain).
+
+    Parameters
+    ----------
+    mat : Material with finite ``kappa`` (``nu < 0.5``)
+    F : (..., 2, 2) deformation gradients ``F[..., i, J]``
+    order : 0 -> W; 1 -> (W, P); 2 -> (W, P, A), ``A[..., i, J, k, L]``
+
+    Raises
+    ------
+    ValueError for ``nu = 0.5`` (the energy is a constraint there: use a mixed
+    formulation) or, except for the stable neo-Hookean, ``det F <= 0``.
+
+    Examples
+    --------
+    >>> W, P, A = response(neo_hookean(1.0, 0.25), np.eye(2))
+    >>> float(W), float(abs(P).max()), round(float(A[0, 0, 0, 0]), 6)   # 2 mu + lam
+    (0.0, 0.0, 3.0)
+    """
+    if mat.incompressible:
+        raise ValueError("mat has nu = 0.5 (kappa = inf): the energy is a constraint; "
+                         "evaluate it through a mixed formulation")
+    F = np.asarray(F, dtype=float)
+    if mat.model != "stable-neo-hookean":
+        J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
+        if np.any(J <= 0):
+            raise ValueError(f"F must have det F > 0 everywhere, min det F = {J.min():.3e}")
+    return _kernel(mat, F, _volumetric(mat), order)
+
+
+def uniaxial_stress(mat, stretch, mode="uniaxial"):
+    r"""Nominal stress of the *incompressible* isochoric model in a homogeneous test.
+
+    ``mode="uniaxial"``: ``P = 2 (l - l^{-2})(W_1 + W_2/l)``;
+    ``mode="planar"`` (pure shear, the plane-strain test): ``P = 2 (l - l^{-3})(W_1 + W_2)``,
+    with ``W_1, W_2`` the derivatives of ``g`` in ``Ibar_1, Ibar_2`` (``J = 1``).
+
+    >>> round(float(uniaxial_stress(neo_hookean(1.0), 2.0)), 6)     # mu (l - l^-2)
+    1.75
+    """
+    if mat.model == "stable-neo-hookean":
+        raise ValueError("mat must be an isochoric model (neo-hookean, mooney-rivlin, yeoh)")
+    if mode not in ("uniaxial", "planar"):
+        raise ValueError(f"mode must be 'uniaxial' or 'planar', got {mode!r}")
+    l = np.asarray(stretch, dtype=float)
+    if np.any(l <= 0):
+        raise ValueError("stretch must be > 0")
+    if mode == "uniaxial":
+        I1, I2 = l**2 + 2 / l, 2 * l + 1 / l**2
+    else:
+        I1 = I2 = l**2 + 1 / l**2 + 1
+    x = I1 - 3
+    if mat.model == "neo-hookean":
+        W1, W2 = mat.mu / 2 + 0 * x, 0 * x
+    elif mat.model == "mooney-rivlin":
+        W1, W2 = mat.constants[0] + 0 * x, mat.constants[1] + 0 * x
+    else:
+        c10, c20, c30 = mat.constants
+        W1, W2 = c10 + 2 * c20 * x + 3 * c30 * x**2, 0 * x
+    if mode == "uniaxial":
+        return 2 * (l - l**-2) * (W1 + W2 / l)
+    return 2 * (l - l**-3) * (W1 + W2)
+
+
+def fit_mooney_rivlin(stretch, stress, nu=0.49):
+    r"""Least-squares Mooney-Rivlin ``(c10, c01)`` to uniaxial nominal stress data.
+
+    The model is linear in its constants, ``P = 2(l - l^{-2}) c10 + 2(1 - l^{-3}) c01``,
+    so this is one :func:`scipy.linalg.lstsq`; ``c01`` is clipped at 0 (refit with
+    ``c01 = 0`` when the free fit makes it negative).
+
+    >>> l = np.linspace(1, 3, 9)
+    >>> m = fit_mooney_rivlin(l, uniaxial_stress(mooney_rivlin(0.3, 0.1), l))
+    >>> np.round(m.constants, 10).tolist()
+    [0.3, 0.1]
+    """
+    l = np.asarray(stretch, dtype=float)
+    y = np.asarray(stress, dtype=float)
+    if l.shape != y.shape or l.ndim != 1 or l.size < 2:
+        raise ValueError("stretch and stress must be 1-D arrays of equal length >= 2")
+    A = np.column_stack([2 * (l - l**-2), 2 * (1 - l**-3)])
+    c = sla.lstsq(A, y)[0]
+    if c[1] < 0:
+        c = np.array([sla.lstsq(A[:, :1], y)[0][0], 0.0])
+    return mooney_rivlin(float(c[0]), float(c[1]), nu=nu)
+
+
+# --------------------------------------------------------------------------------------
+# bodies: a meshed material with a formulation
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Body:
+    """A plane-strain body: geometry from :mod:`lib.fem`, a material and a formulation.
+
+    Attributes
+    ----------
+    geom : fem.Model carrying the mesh, quadrature (``G``, ``w``), dofs, mass data and
+        the clamp; its own ``E, nu`` are placeholders and are not used here.
+    material : Material
+    formulation : one of :data:`FORMULATIONS`
+    Np : (n_q, n_pe) pressure shape functions at the quadrature points (mixed only)
+    pdofs : (n_el, n_pe) pressure unknown numbers (mixed only)
+    n_p : number of pressure unknowns (0 for displacement formulations)
+    area : (n_el,) element areas
+    free : indices of the unconstrained entries of ``x``
+    """
+
+    geom: fem.Model
+    material: Material
+    formulation: str
+    Np: np.ndarray
+    pdofs: np.ndarray
+    n_p: int
+    area: np.ndarray
+    free: np.ndarray
+    _up: tuple = field(repr=False)
+
+    @property
+    def n_u(self):
+        return self.geom.n_dofs
+
+    @property
+    def mixed(self):
+        return self.formulation in MIXED
+
+
+def _element_of(formulation):
+    return "T3" if formulation in ("T3", "P1P0") else "T6"
+
+
+def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
+    """Body on ``mesh`` (a :class:`lib.fem.Mesh`) with material ``mat``.
+
+    Raises ValueError for an unknown formulation, a mesh of the wrong element type,
+    or ``nu = 0.5`` with a displacement-only formulation.
+
+    >>> b = make_body(fem.rectangle_mesh(2, 1, "T6"), neo_hookean(1.0, 0.5), "P2P1")
+    >>> b.n_u, b.n_p
+    (30, 6)
+    """
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
+    if not isinstance(mat, Material):
+        raise ValueError(f"mat must be a Material, got {type(mat).__name__}")
+    if mesh.element != _element_of(formulation):
+        raise ValueError(f"formulation {formulation!r} needs a {_element_of(formulation)} mesh, "
+                         f"got {mesh.element!r}")
+    if mat.incompressible and formulation not in MIXED:
+        raise ValueError(f"nu = 0.5 (exactly incompressible) is allowed only by a mixed "
+                         f"formulation {MIXED}; formulation {formulation!r} is displacement-only")
+    geom = fem.make_model(mesh, E=1.0, nu=0.3, rho=_check_positive(rho, "rho"), fixed=fixed)
+    ne = len(mesh.elements)
+    area = geom.w.sum(axis=1)
+    nq = geom.w.shape[1]
+    if formulation == "P2P1":
+        corners = mesh.elements[:, :3]
+        _, pd = np.unique(corners, return_inverse=True)
+        pdofs = pd.reshape(corners.shape)
+        xq, _ = _rule(2)
+        Np, _ = _shape("T3", xq)
+    elif formulation in ("P2P0", "P1P0"):
+        pdofs = np.arange(ne)[:, None]
+        Np = np.ones((nq, 1))
+    else:
+        pdofs = np.zeros((ne, 0), dtype=np.int64)
+        Np = np.zeros((nq, 0))
+    n_p = int(pdofs.max()) + 1 if pdofs.size else 0
+    nu_dofs = geom.n_dofs
+    free = np.concatenate([geom.free, nu_dofs + np.arange(n_p)])
+    # coupling-block pattern: rows = u dofs, cols = pressure unknowns
+    nde, npe = geom.dofs.shape[1], pdofs.shape[1]
+    rows = np.repeat(geom.dofs, npe, axis=1).ravel()
+    cols = np.tile(pdofs, (1, nde)).ravel()
+    prow = np.repeat(pdofs, npe, axis=1).ravel()
+    pcol = np.tile(pdofs, (1, npe)).ravel()
+    for arr in (pdofs, Np, area, free, rows, cols, prow, pcol):
+        arr.setflags(write=False)
+    return Body(geom, mat, formulation, Np, pdofs, n_p, area, free, (rows, cols, prow, pcol))
+
+
+def cantilever(nx, ny, formulation, mat, slenderness=10.0, rho=1.0):
+    """The book's cantilever (``length = slenderness``, ``height = 1``, X = 0 clamped).
+
+    >>> cantilever(10, 1, "Fbar", neo_hookean(1.0, 0.499)).free.size
+    120
+    """
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
+    mesh = fem.rectangle_mesh(nx, ny, _element_of(formulation), length=float(slenderness),
+                              height=1.0)
+    return make_body(mesh, mat, formulation, fixed=fem.clamped_dofs(mesh), rho=rho)
+
+
+def n_unknowns(body):
+    """Free unknowns (displacements plus pressures)."""
+    return int(body.free.size)
+
+
+def _split(body, x):
+    x = np.asarray(x, dtype=float)
+    n = body.n_u + body.n_p
+    if x.shape != (n,):
+        raise ValueError(f"x must have shape ({n},), got {x.shape}")
+    return x[:body.n_u], x[body.n_u:]
+
+
+def displacement(body, x):
+    """The displacement part of ``x``."""
+    return _split(body, x)[0]
+
+
+def pressure_field(body, x):
+    """Pressure ``p`` at each element's pressure nodes (n_el, n_pe); mixed only.
+
+    ``p`` is the multiplier of ``J - J0``: tension positive (``-p`` is the mean pressure).
+    """
+    if not body.mixed:
+        raise ValueError(f"body has no pressure unknowns (formulation {body.formulation!r})")
+    return _split(body, x)[1][body.pdofs]
+
+
+def _F(body, u):
+    ue = u.reshape(-1, 2)[body.geom.mesh.elements]
+    return np.eye(2) + np.einsum("eai,eqaJ->eqiJ", ue, body.geom.G)
+
+
+def _det(F):
+    return F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
+
+
+def _H(F):
+    return np.stack([np.stack([F[..., 1, 1], -F[..., 1, 0]], -1),
+                     np.stack([-F[..., 0, 1], F[..., 0, 0]], -1)], -2)
+
+
+def _point_vol(body, p, J):
+    """Volumetric part at the quadrature points as ``vol(J) -> (U, U', U'')``."""
+    mat = body.material
+    if body.mixed:
+        pq = np.einsum("qc,ec->eq", body.Np, p[body.pdofs])
+        ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
+        return lambda J: (pq * (J - mat.J0) - 0.5 * ik * pq**2, pq, 0 * J)
+    if body.formulation == "Fbar":
+        theta = np.einsum("eq,eq->e", body.geom.w, J) / body.area
+        U1 = np.broadcast_to((mat.kappa * (theta - mat.J0))[:, None], J.shape)
+        return lambda J: (0 * J, U1, 0 * J)
+    return _volumetric(mat)
+
+
+def _check_det(body, F):
+    if body.material.model != "stable-neo-hookean":
+        J = _det(F)
+        if np.any(J <= 0):
+            raise ValueError(f"u inverts an element: min det F = {J.min():.3e}")
+
+
+def energy(body, x, load=None):
+    r"""Potential ``Pi`` (displacement, F-bar) or the saddle functional ``L(u, p)`` (mixed).
+
+    .. math:: \Pi = \sum_{e,q} w\,W(F) - f\cdot u,\qquad
+              L = \sum_{e,q} w\,[g + p(J - J_0) - p^2/(2\kappa)] - f\cdot u,
+
+    and for F-bar ``sum w g + sum_e A_e U(theta_e) - f.u``.
+
+    >>> b = cantilever(2, 1, "P2P1", neo_hookean(1.0, 0.5))
+    >>> energy(b, np.zeros(b.n_u + b.n_p))
+    0.0
+    """
+    u, p = _split(body, x)
+    F = _F(body, u)
+    _check_det(body, F)
+    J = _det(F)
+    W = _kernel(body.material, F, _point_vol(body, p, J), 0)
+    Pi = float(np.sum(body.geom.w * W))
+    if body.formulation == "Fbar":
+        theta = np.einsum("eq,eq->e", body.geom.w, J) / body.area
+        Pi += float(np.sum(body.area * 0.5 * body.material.kappa * (theta - body.material.J0) ** 2))
+    if load is not None:
+        Pi -= float(np.dot(load, u))
+    return Pi
+
+
+def _residual(body, x, load=None):
+    """Residual and the magnitude of the terms summed into each force component."""
+    u, p = _split(body, x)
+    F = _F(body, u)
+    _check_det(body, F)
+    J = _det(F)
+    G, w = body.geom.G, body.geom.w
+    P, mag = _kernel(body.material, F, _point_vol(body, p, J), -1)
+    fe = np.einsum("eq,eqiJ,eqaJ->eai", w, P, G, optimize=True).reshape(len(G), -1)
+    ru = _assemble_vector(body.geom, fe)
+    if body.formulation == "Fbar":        # the element term kappa (theta - J0) H
+        mag = mag + body.material.kappa * np.abs(J) * np.abs(_H(F)).max(axis=(-1, -2))
+    scale_e = np.einsum("eq,eq,eqa->ea", w, mag, np.abs(G).sum(axis=3))
+    scale = np.bincount(body.geom.mesh.elements.ravel(), weights=scale_e.ravel(),
+                        minlength=body.n_u // 2).repeat(2)
+    if load is not None:
+        ru = ru - load
+    if not body.mixed:
+        return ru, scale
+    mat = body.material
+    ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
+    pq = np.einsum("qc,ec->eq", body.Np, p[body.pdofs])
+    rpe = np.einsum("eq,qc,eq->ec", w, body.Np, (J - mat.J0) - ik * pq)
+    rp = np.bincount(body.pdofs.ravel(), weights=rpe.ravel(), minlength=body.n_p)
+    return np.concatenate([ru, rp]), scale
+
+
+def gradient(body, x, load=None):
+    r"""Gradient of :func:`energy`: ``[dL/du, dL/dp]`` (mixed) or the internal force minus load.
+
+    .. math:: r_a = \sum w\,P\,\nabla N_a - f_a,\qquad
+              r_c = \sum w\,N^p_c\,\bigl(J - J_0 - p/\kappa\bigr),
+
+    with ``P`` from the shape part plus ``p H`` (mixed), ``U'(J) H`` (displacement)
+    or ``U'(theta_e) H`` (F-bar).
+
+    >>> b = cantilever(2, 1, "Fbar", neo_hookean(1.0, 0.49))
+    >>> float(abs(gradient(b, np.zeros(b.n_u))).max())
+    0.0
+    """
+    return _residual(body, x, load)[0]
+
+
+def hessian(body, x):
+    r"""Consistent tangent: the Hessian of :func:`energy` (CSR, symmetric).
+
+    Mixed: ``[[K_uu, K_up], [K_up^T, -M_p/kappa]]`` with
+    ``K_uu = sum w grad N . A(F, p) . grad N``, ``K_up = sum w H : grad N_a N^p_c``.
+    F-bar adds ``kappa/A_e b_e b_e^T``, ``b_e = sum_q w H : grad N`` per element.
+
+    >>> b = cantilever(2, 1, "P2P1", neo_hookean(1.0, 0.5))
+    >>> K = hessian(b, np.zeros(b.n_u + b.n_p))
+    >>> K.shape, float(abs(K - K.T).max())
+    ((36, 36), 0.0)
+    """
+    u, p = _split(body, x)
+    F = _F(body, u)
+    _check_det(body, F)
+    J = _det(F)
+    G, w = body.geom.G, body.geom.w
+    _, _, A = _kernel(body.material, F, _point_vol(body, p, J), 2)
+    Ke = np.einsum("eq,eqaJ,eqiJkL,eqbL->eaibk", w, G, A, G, optimize=True)
+    n = 2 * G.shape[2]
+    Ke = Ke.reshape(-1, n, n)
+    if body.formulation == "Fbar":
+        be = np.einsum("eq,eqiJ,eqaJ->eai", w, _H(F), G, optimize=True).reshape(len(G), -1)
+        Ke = Ke + (body.material.kappa / body.area)[:, None, None] * be[:, :, None] * be[:, None, :]
+    Kuu = _assemble_matrix(body.geom, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
+    if not body.mixed:
+        return Kuu
+    rows, cols, prow, pcol = body._up
+    Be = np.einsum("eq,eqiJ,eqaJ,qc->eaic", w, _H(F), G, body.Np, optimize=True)
+    Kup = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))
+    mat = body.material
+    ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
+    Ce = -ik * np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
+    Kpp = sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p))
+    return sp.bmat([[Kuu, Kup], [Kup.T, Kpp]], format="csr")
+
+
+def mass(body):
+    """Consistent mass of the displacement unknowns (CSR, 2 n_nodes square)."""
+    return fem.mass(body.geom)
+
+
+def tip_load(body, alpha=1.0):
+    r"""Dead tip shear of resultant ``P = alpha E' I / L^2`` in -y (``E' = E/(1-nu^2)``).
+
+    ``alpha = P L^2/(E' I)`` is the load parameter of :mod:`lib.fem`'s large-deflection
+    example (alpha = 1 sags the tip by about 0.3 L); returns the nodal load on ``u``.
+    """
+    m = body.geom.mesh
+    P = alpha * _Ep(body.material) * m.height**3 / 12 / m.length**2
+    return fem.tip_shear_load(body.geom, P)
+
+
+def _Ep(mat):
+    return mat.E / (1 - mat.nu**2)
+
+
+def tip_deflection(body, x):
+    """Plain mean of ``u_y`` over the nodes on X = length (as :func:`lib.fem.tip_deflection`)."""
+    return fem.tip_deflection(body.geom, displacement(body, x))
+
+
+def tip_ratio(body, x, alpha):
+    """Tip deflection over the linear Euler-Bernoulli value ``P L^3/(3 E' I) = alpha L/3``."""
+    return -tip_deflection(body, x) / (alpha * body.geom.mesh.length / 3)
+
+
+# --------------------------------------------------------------------------------------
+# Newton solver
+# --------------------------------------------------------------------------------------
+@dataclass
+class SolveResult:
+    """Outcome of :func:`solve`.
+
+    ``x`` the solution, ``iterations`` Newton iterations per load step, ``converged``,
+    ``residual`` the last relative residual, and the wall times spent assembling
+    (``t_assembly``) and in the sparse LU (``t_solve``), in seconds.
+    """
+
+    x: np.ndarray
+    iterations: list
+    converged: bool
+    residual: float
+    t_assembly: float
+    t_solve: float
+
+    @property
+    def newton_total(self):
+        return int(sum(self.iterations))
+
+
+def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
+    r"""Static equilibrium by Newton's method with load increments.
+
+    The load factor runs from 0 to 1 in ``steps`` equal increments.  At each, Newton
+    solves the tangent system (symmetric; indefinite for mixed bodies) by sparse LU
+    (:func:`scipy.sparse.linalg.splu`) until the displacement residual is below
+    ``tol`` times the largest load and the pressure residual below ``tol`` times the
+    largest element area, or until it reaches its round-off floor (64 eps times the
+    terms summed into each force, or times ``|K| |x|``).  A Newton step that would
+    invert an element is halved (the stable neo-Hookean has no such barrier).  An
+    increment whose Newton iteration diverges or exceeds ``maxiter`` is restarted
+    with half the increment, up to ``max_cuts`` times in a row; the iterations of
+    failed attempts are counted too (they are part of the cost).
+
+    Returns
+    -------
+    SolveResult
+
+    Raises
+    ------
+    ConvergenceError naming the load factor reached, the iteration and the residual.
+    """
+    if not (isinstance(steps, (int, np.integer)) and steps >= 1):
+        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
+    load = np.asarray(load, dtype=float)
+    if load.shape != (body.n_u,):
+        raise ValueError(f"load must have shape ({body.n_u},), got {load.shape}")
+    fr = body.free
+    nu_free = body.geom.free.size
+    x = np.zeros(body.n_u + body.n_p) if x0 is None else np.array(x0, dtype=float)
+    fscale = np.abs(load).max()
+    if fscale == 0:
+        raise ValueError("load is zero")
+    ascale = body.area.max()
+    eps = np.finfo(float).eps
+    barrier = body.material.model != "stable-neo-hookean"
+    iters, clock = [], {"asm": 0.0, "sol": 0.0}
+
+    def newton(x, fs):
+        """Newton at load fs: (x, iterations, residual, converged)."""
+        knorm, res = 0.0, np.inf
+        for it in range(maxiter + 1):
+            t0 = time.perf_counter()
+            r, scale = _residual(body, x, fs)
+            clock["asm"] += time.perf_counter() - t0
+            rf = r[fr]
+            ru, rp = np.abs(rf[:nu_free]), np.abs(rf[nu_free:])
+            res = max(ru.max() / fscale, rp.max() / ascale if rp.size else 0.0)
+            if not np.isfinite(res) or res > 1e8:
+                return x, it, res, False
+            floor_u = 64 * eps * np.maximum(scale[body.geom.free], knorm * np.abs(x).max())
+            at_floor = np.all(ru <= floor_u) and (rp.size == 0 or rp.max() <= 64 * eps * ascale)
+            if res <= tol or at_floor:
+                return x, it, res, True
+            if it == maxiter:
+                return x, it, res, False
+            t0 = time.perf_counter()
+            K = hessian(body, x)[fr][:, fr].tocsc()
+            clock["asm"] += time.perf_counter() - t0
+            knorm = float(abs(K).sum(axis=1).max())
+            t0 = time.perf_counter()
+            try:
+                dx = spla.splu(K).solve(rf)
+            except RuntimeError:              # SuperLU: exactly singular tangent
+                return x, it, res, False
+            clock["sol"] += time.perf_counter() - t0
+            t = 1.0
+            for _ in range(30):
+                trial = x.copy()
+                trial[fr] -= t * dx
+                if not barrier or np.all(_det(_F(body, trial[:body.n_u])) > 0):
+                    break
+                t *= 0.5
+            else:
+                return x, it, res, False
+            x = trial
+        return x, maxiter, res, False
+
+    lam, dlam, cuts, res = 0.0, 1.0 / steps, 0, 0.0
+    while lam < 1.0 - 1e-12:
+        target = min(1.0, lam + dlam)
+        xn, it, res, ok = newton(x.copy(), load * target)
+        iters.append(it)
+        if ok:
+            x, lam, cuts = xn, target, 0
+            continue
+        cuts += 1
+        if cuts > max_cuts:
+            raise ConvergenceError(f"Newton failed at load factor {target:.4g} (converged up to "
+                                   f"{lam:.4g}) after {max_cuts} increment cuts: relative "
+                                   f"residual {res:.3e} after {it} iterations")
+        dlam *= 0.5
+    return SolveResult(x, iters, True, float(res), clock["asm"], clock["sol"])
+
+
+# --------------------------------------------------------------------------------------
+# inf-sup constant and dynamics
+# --------------------------------------------------------------------------------------
+def inf_sup(body):
+    r"""Discrete inf-sup constant of a mixed body's pressure-displacement pair at ``u = 0``.
+
+    .. math:: \beta_h = \min_{q}\sup_{v}\frac{\int q\,\operatorname{div}v}
+              {|v|_{H^1}\,\|q\|_{L^2}},\qquad
+              \beta_h^2 = \lambda_{\min}\bigl(B K^{-1} B^{\top},\ M_p\bigr),
+
+    with ``K`` the vector Laplacian (``|v|_{H^1}^2``) on the free displacements, ``B``
+    the divergence-pressure matrix and ``M_p`` the pressure mass matrix: the smallest
+    generalized eigenvalue by :func:`scipy.linalg.eigh` (dense in the pressures, so for
+    meshes up to a few thousand pressure unknowns).  ``beta_h`` bounded away from 0
+    under refinement is the Brezzi-Babuska condition; ``beta_h -> 0`` means locking or
+    spurious pressure modes.
+
+    >>> round(inf_sup(cantilever(10, 1, "P2P1", neo_hookean(1.0, 0.5))), 3) > 0.1
+    True
+    """
+    if not body.mixed:
+        raise ValueError(f"body must be mixed {MIXED}, got formulation {body.formulation!r}")
+    G, w = body.geom.G, body.geom.w
+    n = 2 * G.shape[2]
+    Le = np.einsum("eq,eqaJ,eqbJ,ik->eaibk", w, G, G, np.eye(2)).reshape(-1, n, n)
+    K = _assemble_matrix(body.geom, Le)
+    fr = body.geom.free
+    rows, cols, prow, pcol = body._up
+    Be = np.einsum("eq,eqai,qc->eaic", w, G, body.Np)     # div v = G_{a i} v_{a i}
+    B = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))[fr].T.tocsc()
+    Me = np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
+    Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).toarray()
+    lu = spla.splu(K[fr][:, fr].tocsc())
+    S = B @ lu.solve(B.T.toarray())
+    ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, 0])
+    return float(np.sqrt(max(ev[0], 0.0)))
+
+
+def dynamics_force(body, load=None):
+    """``force(x_free) -> (f, K)`` for :mod:`lib.integrate`: the residual and tangent on ``body.free``.
+
+    For displacement and F-bar bodies ``f = f_int(u) - load``; for mixed bodies the
+    unknowns are ``[u, p]`` and the pressure rows are the constraint residual
+    ``int N_c (J - J0 - p/kappa)`` (pair it with :func:`dynamics_mass`).
+    """
+    fr = body.free
+    n = body.n_u + body.n_p
+    load = np.zeros(body.n_u) if load is None else np.asarray(load, dtype=float)
+
+    def force(x_free):
+        x = np.zeros(n)
+        x[fr] = x_free
+        return gradient(body, x, load)[fr], hessian(body, x)[fr][:, fr]
+
+    return force
+
+
+def dynamics_mass(body, eps=1e-9):
+    r"""Mass matrix on ``body.free`` for :mod:`lib.integrate` (CSR).
+
+    The consistent mass of the displacements; for a mixed body the pressures get a
+    *vanishing* mass ``eps`` times the largest diagonal entry of the displacement mass,
+    so that the generic integrators (which need an invertible mass) treat the
+    pressure equations as the algebraic constraint they are: the extra inertial force
+    ``eps a_p`` is far below the constraint residual's round-off.  The kinetic energy
+    (:func:`kinetic_energy`) counts the displacements only.
+    """
+    _check_positive(eps, "eps")
+    M = mass(body)[body.geom.free][:, body.geom.free]
+    if not body.mixed:
+        return M.tocsr()
+    e = eps * M.diagonal().max()
+    return sp.block_diag([M, e * sp.identity(body.n_p)], format="csr")
+
+
+def kinetic_energy(body, v_free):
+    """``v_u^T M v_u / 2`` of the displacement velocities in a free-unknown velocity vector."""
+    nf = body.geom.free.size
+    v = np.asarray(v_free, dtype=float)[:nf]
+    return 0.5 * float(v @ (mass(body)[body.geom.free][:, body.geom.free] @ v))
+
+
+def expand(body, x_free):
+    """Full ``x`` from its free entries (zeros on the clamp)."""
+    x = np.zeros(body.n_u + body.n_p)
+    x[body.free] = x_free
+    return x
+
+
+# --------------------------------------------------------------------------------------
+# an independent reference: the same u-p problem written as scikit-fem forms
+# --------------------------------------------------------------------------------------
+#: Tip ratio (tip deflection / (alpha L/3)) of the alpha = 1 cantilever, split neo-Hookean,
+#: computed by :func:`skfem_mixed_tip` on the 80 x 8 Taylor-Hood mesh with scikit-fem's
+#: 6-point rule (``intorder=4``); ``tests/test_incompressible.py`` recomputes it.
+SKFEM_REFERENCE = {
+    0.3: 0.9114701826262113,
+    0.49: 0.9045936340052437,
+    0.499: 0.9039363802375516,
+    0.4999: 0.9038680019857752,
+}
+
+
+def _skfem_up_forms(mu, kappa):
+    """Split neo-Hookean u-p forms, written with F^-T and det F (not lib's (a, J) route).
+
+    ``L = int mu/2 (J^{-2/3}(F:F + 1) - 3) + p (J - 1) - p^2/(2 kappa)``, plane strain.
+    """
+    from skfem import BilinearForm, LinearForm
+    from skfem.helpers import ddot, det, eye, grad, inv, mul, trace, transpose
+
+    ik = 0.0 if not np.isfinite(kappa) else 1.0 / kappa
+
+    def kin(w):
+        Gu = grad(w["u"])
+        F = eye(np.ones(Gu.shape[2:]), 2) + Gu
+        return F, inv(F), det(F)
+
+    def stress_iso(F, FiT, J):
+        I1 = ddot(F, F) + 1.0
+        c = J ** (-2.0 / 3.0)
+        return 0.5 * mu * c * (2.0 * F - (2.0 / 3.0) * I1 * FiT), c, I1
+
+    @LinearForm
+    def res_u(v, w):
+        F, Fi, J = kin(w)
+        FiT = transpose(Fi)
+        Pg, _, _ = stress_iso(F, FiT, J)
+        return ddot(Pg + w["p"] * J * FiT, grad(v))
+
+    @LinearForm
+    def res_p(q, w):
+        _, _, J = kin(w)
+        return q * (J - 1.0 - ik * w["p"])
+
+    @BilinearForm
+    def k_uu(du, v, w):
+        F, Fi, J = kin(w)
+        FiT = transpose(Fi)
+        dF = grad(du)
+        trd = trace(mul(Fi, dF))
+        dFiT = -transpose(mul(Fi, mul(dF, Fi)))
+        Pg, c, I1 = stress_iso(F, FiT, J)
+        dPg = (-(2.0 / 3.0) * trd * Pg
+               + 0.5 * mu * c * (2.0 * dF - (4.0 / 3.0) * ddot(F, dF) * FiT
+                                 - (2.0 / 3.0) * I1 * dFiT))
+        dPp = w["p"] * J * (trd * FiT + dFiT)
+        return ddot(dPg + dPp, grad(v))
+
+    @BilinearForm
+    def k_up(dp, v, w):
+        F, Fi, J = kin(w)
+        return dp * J * ddot(transpose(Fi), grad(v))
+
+    @BilinearForm
+    def k_pp(dp, q, w):
+        return -ik * dp * q
+
+    return res_u, res_p, k_uu, k_up, k_pp
+
+
+def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, return_x=False):
+    r"""Tip ratio of the cantilever by an independent Taylor-Hood u-p solve in scikit-fem.
+
+    Same geometry, clamp and consistent tip load as :func:`cantilever` with the split
+    neo-Hookean material; scikit-fem's ``ElementVector(ElementTriP2())`` displacement
+    and ``ElementTriP1()`` pressure, the forms of :func:`_skfem_up_forms`, assembly by
+    ``asm``, Dirichlet condensation by ``condense``, and Newton with ``steps`` load
+    increments until an update is below ``1e-12 |x|`` (then one more).
+
+    Returns the tip ratio (and with ``return_x`` the solution in this module's
+    ``[u, p]`` layout for ``cantilever(nx, ny, "P2P1", ...)``).
+    """
+    from skfem import Basis, ElementTriP1, asm, condense, solve as sksolve
+
+    from .crosscheck import skfem_basis
+
+    mat = neo_hookean(mu, nu)
+    body = cantilever(nx, ny, "P2P1", mat)
+    basis_u, perm = skfem_basis(body.geom, intorder=intorder)
+    basis_p = Basis(basis_u.mesh, ElementTriP1(), intorder=intorder)
+    res_u, res_p, k_uu, k_up, k_pp = _skfem_up_forms(mat.mu, mat.kappa)
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(perm.size)
+    Nu, Np = basis_u.N, basis_p.N
+    fixed = inv[body.geom.fixed]
+    f = tip_load(body, alpha)[perm]
+    x = np.zeros(Nu + Np)
+    for step in range(1, steps + 1):
+        settled = False
+        for it in range(60):
+            wu = basis_u.interpolate(x[:Nu])
+            wp = basis_p.interpolate(x[Nu:])
+            r = np.concatenate([asm(res_u, basis_u, u=wu, p=wp) - f * step / steps,
+                                asm(res_p, basis_p, u=wu, p=wp)])
+            Kuu = asm(k_uu, basis_u, u=wu, p=wp)
+            Kup = asm(k_up, basis_p, basis_u, u=wu, p=wp)
+            Kpp = asm(k_pp, basis_p, u=wu, p=wp)
+            K = sp.bmat([[Kuu, Kup], [Kup.T, Kpp]], format="csr")
+            dx = sksolve(*condense(K, -r, D=fixed))
+            x = x + dx
+            if settled:
+                break
+            settled = np.abs(dx).max() <= 1e-12 * np.abs(x).max()
+        else:
+            raise ConvergenceError(f"scikit-fem Newton: load step {step}/{steps} did not settle")
+    out = np.empty(body.n_u + body.n_p)
+    out[perm] = x[:Nu]
+    out[body.n_u:] = x[Nu:]
+    ratio = tip_ratio(body, out, alpha)
+    return (ratio, out) if return_x else ratio

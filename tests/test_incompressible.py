@@ -1,0 +1,293 @@
+"""Tests of lib.incompressible: rubber materials and locking-free finite-strain elements."""
+import numpy as np
+import pytest
+import scipy.sparse.linalg as spla
+
+from lib import fem
+from lib import incompressible as inc
+
+RNG = np.random.default_rng(2026)
+
+MATERIALS = {
+    "neo-hookean": inc.neo_hookean(1.0, 0.45),
+    "mooney-rivlin": inc.mooney_rivlin(0.3, 0.2, 0.45),
+    "yeoh": inc.yeoh(*inc.ECOFLEX_0030_YEOH, nu=0.45),
+    "stable-neo-hookean": inc.stable_neo_hookean(1.0, 0.45),
+}
+
+
+def _random_F(n=6, scale=0.3):
+    F = np.eye(2) + scale * RNG.standard_normal((n, 2, 2))
+    J = np.linalg.det(F)
+    F[J < 0, :, 0] *= -1                    # keep det F > 0
+    return F
+
+
+@pytest.mark.parametrize("name", list(MATERIALS))
+def test_stress_is_the_fd_gradient_of_the_energy(name):
+    mat = MATERIALS[name]
+    F = _random_F()
+    _, P, A = inc.response(mat, F)
+    h = 1e-6
+    for k in range(2):
+        for L in range(2):
+            E = np.zeros((2, 2))
+            E[k, L] = h
+            dW = (inc.response(mat, F + E, 0) - inc.response(mat, F - E, 0)) / (2 * h)
+            dP = (inc.response(mat, F + E, 1)[1] - inc.response(mat, F - E, 1)[1]) / (2 * h)
+            assert np.allclose(dW, P[:, k, L], rtol=1e-7, atol=1e-8 * mat.mu)
+            assert np.allclose(dP, A[:, :, :, k, L], rtol=1e-6, atol=1e-7 * mat.kappa)
+
+
+@pytest.mark.parametrize("name", list(MATERIALS))
+def test_every_material_is_stress_free_and_linearises_to_hooke(name):
+    mat = MATERIALS[name]
+    W, P, A = inc.response(mat, np.eye(2))
+    I = np.eye(2)
+    hooke = (mat.mu * (np.einsum("ik,JL->iJkL", I, I) + np.einsum("iL,Jk->iJkL", I, I))
+             + mat.lam * np.einsum("iJ,kL->iJkL", I, I))
+    assert abs(W) < 1e-14 * mat.mu and np.abs(P).max() < 1e-13 * mat.mu
+    assert np.abs(A - hooke).max() < 1e-12 * mat.kappa
+
+
+def test_tangent_is_symmetric_in_the_major_pairs():
+    for mat in MATERIALS.values():
+        _, _, A = inc.response(mat, _random_F())
+        assert np.allclose(A, A.transpose(0, 3, 4, 1, 2), atol=1e-12 * mat.kappa)
+
+
+def test_isochoric_part_is_invariant_under_plane_strain_dilatation_scaling():
+    # g depends on Ibar_1, Ibar_2 only: a rotation times a stretch keeping J changes nothing
+    mat = inc.mooney_rivlin(0.3, 0.2, 0.3)
+    F = _random_F(1)[0]
+    c, s = np.cos(0.7), np.sin(0.7)
+    R = np.array([[c, -s], [s, c]])
+    assert np.isclose(inc.response(mat, R @ F, 0), inc.response(mat, F, 0), rtol=1e-13)
+
+
+def test_stable_neo_hookean_has_finite_energy_for_inverted_elements():
+    snh = inc.stable_neo_hookean(1.0, 0.49)
+    F = np.diag([1.0, -0.2])
+    W = inc.response(snh, F, 0)
+    assert np.isfinite(W)
+    with pytest.raises(ValueError, match="det F"):
+        inc.response(inc.neo_hookean(1.0, 0.49), F, 0)
+
+
+@pytest.mark.parametrize("name", ["neo-hookean", "mooney-rivlin", "yeoh"])
+def test_uniaxial_and_planar_stress_are_derivatives_of_the_incompressible_energy(name):
+    mat = MATERIALS[name]
+    lam = np.linspace(0.7, 3.0, 12)
+    h = 1e-6
+    for mode in ("uniaxial", "planar"):
+        def W(l):
+            if mode == "uniaxial":
+                I1, I2 = l**2 + 2 / l, 2 * l + 1 / l**2
+            else:
+                I1 = I2 = l**2 + 1 / l**2 + 1
+            x = I1 - 3
+            if mat.model == "neo-hookean":
+                return mat.mu / 2 * x
+            if mat.model == "mooney-rivlin":
+                return mat.constants[0] * x + mat.constants[1] * (I2 - 3)
+            c10, c20, c30 = mat.constants
+            return c10 * x + c20 * x**2 + c30 * x**3
+        fd = (W(lam + h) - W(lam - h)) / (2 * h)
+        assert np.allclose(inc.uniaxial_stress(mat, lam, mode), fd, rtol=1e-7, atol=1e-9)
+
+
+def test_mooney_rivlin_fit_recovers_its_own_constants():
+    l = np.linspace(1.0, 3.0, 15)
+    m = inc.fit_mooney_rivlin(l, inc.uniaxial_stress(inc.mooney_rivlin(5.0, 1.5), l))
+    assert np.allclose(m.constants, (5.0, 1.5), rtol=1e-12)
+
+
+FORMS = ["T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar"]
+
+
+@pytest.mark.parametrize("formulation", FORMS)
+@pytest.mark.parametrize("name", ["yeoh", "stable-neo-hookean", "mooney-rivlin"])
+def test_element_residual_and_tangent_are_fd_derivatives(formulation, name):
+    mat = MATERIALS[name]
+    b = inc.cantilever(3, 1, formulation, mat, slenderness=3.0)
+    x = np.zeros(b.n_u + b.n_p)
+    x[b.free] = 0.05 * RNG.standard_normal(b.free.size)
+    if b.mixed:
+        x[b.n_u:] *= mat.mu / 0.05 * 0.1
+    g = inc.gradient(b, x)
+    K = inc.hessian(b, x)
+    assert abs(K - K.T).max() <= 1e-12 * abs(K).max()
+    K = K.toarray()
+    h = 1e-6
+    eg, eK = 0.0, 0.0
+    for i in b.free:
+        e = np.zeros_like(x)
+        e[i] = h
+        eg = max(eg, abs((inc.energy(b, x + e) - inc.energy(b, x - e)) / (2 * h) - g[i]))
+        eK = max(eK, np.abs((inc.gradient(b, x + e) - inc.gradient(b, x - e)) / (2 * h)
+                            - K[:, i]).max())
+    assert eg <= 1e-7 * np.abs(g).max()
+    assert eK <= 1e-7 * np.abs(K).max()
+
+
+def test_small_load_t6_reproduces_the_linear_fem_chapter():
+    # split neo-Hookean linearises to the same Hooke law as lib.fem's material
+    for nu in (0.3, 0.499):
+        b = inc.cantilever(20, 2, "T6", inc.neo_hookean(1 / (2 * (1 + nu)), nu))
+        r = inc.solve(b, inc.tip_load(b, 1e-6), steps=1)
+        assert np.isclose(inc.tip_ratio(b, r.x, 1e-6), fem.cantilever_tip_ratio(20, 2, "T6", nu),
+                          rtol=1e-5)
+
+
+def test_fbar_is_p2p0_with_the_pressure_condensed():
+    mat = inc.yeoh(*inc.ECOFLEX_0030_YEOH, nu=0.4999)
+    bf = inc.cantilever(10, 1, "Fbar", mat)
+    bm = inc.cantilever(10, 1, "P2P0", mat)
+    xf = inc.solve(bf, inc.tip_load(bf, 0.5)).x
+    xm = inc.solve(bm, inc.tip_load(bm, 0.5)).x
+    assert np.abs(xf - xm[:bm.n_u]).max() <= 1e-9 * np.abs(xf).max()
+    # the condensed pressure is kappa (theta_e - 1)
+    F = inc._F(bf, xf)
+    theta = np.einsum("eq,eq->e", bf.geom.w, inc._det(F)) / bf.area
+    p = inc.pressure_field(bm, xm)[:, 0]
+    assert np.allclose(p, mat.kappa * (theta - 1), rtol=1e-6, atol=1e-9 * np.abs(p).max())
+
+
+def test_taylor_hood_agrees_with_an_independent_scikit_fem_implementation():
+    for nu in (0.3, 0.5):
+        r_sk, x_sk = inc.skfem_mixed_tip(nu, 10, 1, intorder=2, return_x=True)
+        b = inc.cantilever(10, 1, "P2P1", inc.neo_hookean(1.0, nu))
+        x = inc.solve(b, inc.tip_load(b, 1.0)).x
+        assert np.abs(x - x_sk).max() <= 1e-11 * np.abs(x).max()
+
+
+def test_cached_fine_reference_is_what_scikit_fem_computes():
+    nu = 0.4999
+    assert np.isclose(inc.skfem_mixed_tip(nu), inc.SKFEM_REFERENCE[nu], rtol=1e-10)
+
+
+def test_incompressible_mixed_solution_conserves_every_pressure_moment_of_area():
+    b = inc.cantilever(20, 2, "P2P1", inc.neo_hookean(1.0, 0.5))
+    x = inc.solve(b, inc.tip_load(b, 1.0)).x
+    J = inc._det(inc._F(b, x[:b.n_u]))
+    # int N_c (J - 1) = 0 for every pressure mode; in particular the total area
+    assert abs(np.sum(b.geom.w * (J - 1))) <= 1e-10 * b.area.sum()
+    assert np.abs(inc.gradient(b, x, inc.tip_load(b, 1.0))[b.free]).max() < 1e-10
+
+
+def test_mixed_limit_is_continuous_in_nu():
+    b = {nu: inc.cantilever(10, 1, "P2P1", inc.neo_hookean(1.0, nu)) for nu in (0.49999, 0.5)}
+    r = {nu: inc.tip_ratio(bb, inc.solve(bb, inc.tip_load(bb, 1.0)).x, 1.0) for nu, bb in b.items()}
+    assert abs(r[0.49999] - r[0.5]) < 1e-4
+
+
+def test_t3_locks_and_taylor_hood_does_not_as_nu_approaches_half():
+    out = {}
+    for form in ("T3", "P2P1"):
+        for nu in (0.3, 0.4999):
+            b = inc.cantilever(20, 2, form, inc.neo_hookean(1.0, nu))
+            out[form, nu] = inc.tip_ratio(b, inc.solve(b, inc.tip_load(b, 1.0)).x, 1.0)
+    assert out["T3", 0.4999] < 0.05 * out["T3", 0.3]
+    assert abs(out["P2P1", 0.4999] / out["P2P1", 0.3] - 1) < 0.03
+
+
+def test_inf_sup_constant_is_bounded_for_taylor_hood_and_decays_like_h_for_p1p0():
+    mat = inc.neo_hookean(1.0, 0.5)
+    sizes = (10, 20, 40)
+    beta = {f: [inc.inf_sup(inc.cantilever(n, n // 10, f, mat)) for n in sizes]
+            for f in ("P2P1", "P2P0", "P1P0")}
+    assert min(beta["P2P1"]) > 0.5 and beta["P2P1"][-1] / beta["P2P1"][-2] > 0.98
+    assert min(beta["P2P0"]) > 0.5
+    slope = np.polyfit(np.log(sizes), np.log(beta["P1P0"]), 1)[0]
+    assert abs(slope + 1) < 0.15
+
+
+def test_newton_converges_quadratically_for_the_mixed_element():
+    b = inc.cantilever(10, 1, "P2P1", inc.yeoh(*inc.ECOFLEX_0030_YEOH, nu=0.5))
+    f = inc.tip_load(b, 0.5)
+    x = np.zeros(b.n_u + b.n_p)
+    res = []
+    for _ in range(6):
+        r = inc.gradient(b, x, f)[b.free]
+        res.append(np.abs(r).max())
+        K = inc.hessian(b, x)[b.free][:, b.free].tocsc()
+        x[b.free] -= spla.spsolve(K, r)
+    # from the last residual above 1e-9 Newton lands at round-off: e_{k+1} <= C e_k^2
+    r = np.array(res) / res[0]
+    k = np.flatnonzero(r > 1e-9)[-1]
+    assert 1e-9 < r[k] < 1e-4 and r[k + 1] <= 10 * r[k] ** 2 + 1e-12
+
+
+def test_dynamics_force_is_the_condensed_residual_and_tangent():
+    b = inc.cantilever(4, 1, "Fbar", inc.neo_hookean(1.0, 0.499), slenderness=4.0)
+    force = inc.dynamics_force(b)
+    u = 0.01 * RNG.standard_normal(b.geom.free.size)
+    f, K = force(u)
+    h = 1e-6
+    i = 3
+    e = np.zeros_like(u)
+    e[i] = h
+    fd = (force(u + e)[0] - force(u - e)[0]) / (2 * h)
+    assert np.allclose(fd, K.toarray()[:, i], rtol=1e-6, atol=1e-8 * abs(K).max())
+
+
+def test_vanishing_pressure_mass_does_not_change_the_mixed_release_transient():
+    from lib import integrate
+    b = inc.cantilever(10, 1, "P2P1", inc.neo_hookean(1.0, 0.5))
+    x0 = inc.solve(b, inc.tip_load(b, 0.5)).x[b.free]
+    tips = []
+    for eps in (1e-9, 1e-7):
+        tr = integrate.newmark(x0, np.zeros_like(x0), 20.0, 10, inc.dynamics_force(b),
+                               inc.dynamics_mass(b, eps), every=10)
+        tips.append(inc.tip_deflection(b, inc.expand(b, tr.q[-1])))
+    assert abs(tips[0] - tips[1]) <= 1e-6 * abs(tips[0])
+
+
+# ---------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("formulation", ["T3", "T6", "Fbar"])
+def test_nu_one_half_is_refused_by_displacement_only_elements(formulation):
+    with pytest.raises(ValueError, match=r"nu = 0\.5.*mixed"):
+        inc.cantilever(10, 1, formulation, inc.neo_hookean(1.0, 0.5))
+
+
+def test_nu_one_half_is_accepted_by_mixed_elements():
+    for form in ("P2P1", "P2P0", "P1P0"):
+        assert inc.cantilever(2, 1, form, inc.neo_hookean(1.0, 0.5)).n_p > 0
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: inc.neo_hookean(0.0, 0.3), "mu"),
+    (lambda: inc.neo_hookean(-1.0, 0.3), "mu"),
+    (lambda: inc.mooney_rivlin(0.0, 0.1), "c10"),
+    (lambda: inc.mooney_rivlin(0.3, -0.1), "c01"),
+    (lambda: inc.yeoh(-1.0, 0.0, 0.0), "c10"),
+    (lambda: inc.yeoh(1.0, 0.0, -0.1), "c30"),
+    (lambda: inc.stable_neo_hookean(0.0), "mu"),
+    (lambda: inc.neo_hookean(1.0, 0.6), "nu"),
+    (lambda: inc.neo_hookean(1.0, -1.0), "nu"),
+    (lambda: inc.material("ogden", mu=1.0), "model"),
+    (lambda: inc.material("neo-hookean", c10=1.0), "constants"),
+    (lambda: inc.cantilever(2, 1, "Q4", inc.neo_hookean()), "formulation"),
+    (lambda: inc.cantilever(2, 1, "T6", inc.neo_hookean(), rho=0.0), "rho"),
+    (lambda: inc.response(inc.neo_hookean(1.0, 0.5), np.eye(2)), "nu = 0.5"),
+    (lambda: inc.inf_sup(inc.cantilever(2, 1, "T6", inc.neo_hookean())), "mixed"),
+])
+def test_bad_input_raises_value_error_naming_the_argument(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_failed_newton_says_how_far_it_got():
+    b = inc.cantilever(10, 1, "T6", inc.neo_hookean(1.0, 0.4999))
+    with pytest.raises(inc.ConvergenceError, match="load factor"):
+        inc.solve(b, inc.tip_load(b, 1.0), steps=1, maxiter=2, max_cuts=1)
+
+
+def test_explore_ratios_rank_the_elements_as_the_chapter_does():
+    from lib import explore
+    ny, r = explore.incompressible_ratios(0.4999, sizes=(1, 2))
+    ref = inc.SKFEM_REFERENCE[0.4999]
+    err = {f: np.abs(v / ref - 1) for f, v in r.items()}
+    assert np.all(err["P2P1"] < err["T6"]) and np.all(err["P2P1"] < err["Fbar"])
+    _, r5 = explore.incompressible_ratios(0.5, sizes=(1,))
+    assert np.isnan(r5["T6"][0]) and np.isfinite(r5["P2P1"][0])
