@@ -23,6 +23,7 @@ The package set is the minimum the book's LaTeX needs on Debian 12:
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def ensure_tex() -> None:
     print(f"installing Debian's {' '.join(want)} ...", flush=True)
     cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
            "-o", "DPkg::Lock::Timeout=600", *want]
-    env = {"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     if subprocess.run(cmd, stdout=subprocess.DEVNULL, env=env).returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL, check=True, env=env)
         subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True, env=env)
