@@ -91,6 +91,26 @@ def _check_count(n, name, minimum=1):
     return int(n)
 
 
+def _newton_step(solve, where):
+    """One sparse Newton solve; a singular tangent is reported with ``where``.
+
+    SciPy's ``spsolve`` warns (``MatrixRankWarning``) and returns NaN for a singular
+    matrix; that warning never reaches the reader bare: it becomes a RuntimeError
+    saying how far the Newton iteration got.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", spla.MatrixRankWarning)
+        try:
+            step = solve()
+        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
+            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
+    if not np.all(np.isfinite(step)):
+        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
+    return step
+
+
 def _generalised_eigvals(K, m, subset, caller):
     """Eigenvalues of ``K v = lam diag(m) v`` (``scipy.linalg.eigh``), errors named."""
     try:
@@ -525,7 +545,8 @@ def rigid_clamp_static(model, load, steps=1, tol=1e-12, maxiter=30):
             if it == maxiter:
                 raise RuntimeError(f"rigid-clamp Newton: load step {step}/{steps}, "
                                    f"{maxiter} iterations, residual {res:.3e}")
-            step_q = spla.spsolve(rod.hessian(model, q)[1:, 1:].tocsc(), g)
+            step_q = _newton_step(lambda: spla.spsolve(rod.hessian(model, q)[1:, 1:].tocsc(), g),
+                                  f"rigid-clamp Newton: load step {step}/{steps}, iteration {it}")
             q[1:] -= step_q
             dq = np.abs(step_q).max()
     return q
@@ -688,7 +709,8 @@ def skfem_static(model, load, steps=10, maxiter=40, basis=None):
             w = basis.interpolate(u)
             r = asm(residual, basis, u=w) - fs
             K = asm(tangent, basis, u=w)
-            du = solve(*condense(K, -r, D=fixed_sk))
+            du = _newton_step(lambda: solve(*condense(K, -r, D=fixed_sk)),
+                              f"scikit-fem Newton: load step {step}/{steps}, iteration {it}")
             u = u + du
             if settled:               # one more update after the small one: at round-off
                 break

@@ -227,3 +227,13 @@ def test_generalised_eigvals_wraps_a_non_positive_mass():
 def test_skfem_cantilever_rejects_k_beyond_the_free_dofs():
     with pytest.raises(ValueError, match=r"^k must be < "):
         cc.skfem_cantilever(2, 1, element="T3", k=500)
+
+
+def test_rigid_clamp_newton_reports_a_singular_tangent_with_its_load_step(monkeypatch):
+    import scipy.sparse as sp
+
+    # a tangent with a zero row: spsolve warns and returns NaN; the reader gets the step
+    monkeypatch.setattr(cc.rod, "hessian", lambda model, q: sp.csr_array((q.size, q.size)))
+    with pytest.raises(RuntimeError, match=r"^rigid-clamp Newton: load step 1/1, iteration 0: "
+                                           r"the tangent matrix is singular"):
+        cc.rigid_clamp_static(rod.make_rod(4, 0.04), (0.0, -0.01, 0.0))
