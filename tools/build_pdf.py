@@ -17,8 +17,9 @@ The package set is the minimum the book's LaTeX needs on Debian 12:
   capt-of, needspace, ...) and the build driver;
 * ``texlive-xetex`` and ``fonts-freefont-otf``: xelatex with GNU FreeFont, which has
   every Greek letter, mathematical sign and circled result number of the prose;
-* ``fonts-noto-cjk``: the Hangul of the glossary (switched to by ``ucharclasses``,
-  see ``latex_elements`` in ``_config.yml``);
+* ``fonts-noto-cjk`` and ``fonts-dejavu-core``: the glossary's Hangul and the few
+  symbols FreeFont lacks in some styles (circled numbers in bold headings, ``ᵀ``,
+  ``▶``), switched to by ``ucharclasses`` (``latex_elements`` in ``_config.yml``);
 * ``poppler-utils``: pdfinfo, pdfimages and pdftotext for tools/check_pdf.py.
 """
 from __future__ import annotations
@@ -35,7 +36,8 @@ HTML_COPY = ROOT / "_build" / "html" / "continuum-book.pdf"
 
 PACKAGES = [
     "texlive-latex-recommended", "texlive-latex-extra", "texlive-fonts-recommended",
-    "texlive-xetex", "latexmk", "fonts-freefont-otf", "fonts-noto-cjk", "poppler-utils",
+    "texlive-xetex", "latexmk", "fonts-freefont-otf", "fonts-noto-cjk", "fonts-dejavu-core",
+    "poppler-utils",
 ]
 
 
