@@ -59,6 +59,8 @@ def fake_pdf(tmp_path, monkeypatch):
     pdf.write_bytes(b"%PDF-1.5\n")
     tex = "\n".join(rf"\sphinxincludegraphics[width=0.9\linewidth]{{{{{Path(f).stem}}}.png}}"
                     for f in figs)
+    n_tables = sum(check_pdf.tables_of(p) for p in pages)
+    tex += "\n" + "\\begin{tabulary}{\\linewidth}{|T|T|}\\end{tabulary}\n" * n_tables
     (tmp_path / "book.tex").write_text(tex)
     (tmp_path / "book.log").write_text("Output written on book.pdf\n")
     answers = {
@@ -112,6 +114,30 @@ def test_a_figure_missing_from_the_latex_and_a_missing_glyph_fail(fake_pdf):
     stem = first.split("{{")[1].split("}")[0]
     assert any(f"figure {stem}.png is not included" in f for f in fails)
     assert any(f.startswith("glyphs missing from the fonts: ①") for f in fails)
+
+
+def test_a_table_missing_from_the_latex_fails(fake_pdf):
+    pdf, _, _ = fake_pdf
+    tex = pdf.with_suffix(".tex")
+    tex.write_text(tex.read_text().replace("\\begin{tabulary}", "", 1))
+    (fail,) = check_pdf.check(pdf)
+    assert "tables, fewer than the" in fail
+
+
+def test_tables_of_counts_prose_tables_and_shown_markdown_outputs_only(tmp_path):
+    import json
+
+    table = "| a | b |\n|---|---:|\n| 1 | 2 |\n"
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": ["# T\n", table], "metadata": {}},
+        {"cell_type": "code", "source": [], "metadata": {},
+         "outputs": [{"output_type": "display_data", "data": {"text/markdown": [table]}}]},
+        {"cell_type": "code", "source": [], "metadata": {"tags": ["remove-output"]},
+         "outputs": [{"output_type": "display_data", "data": {"text/markdown": [table]}}]},
+    ]}
+    path = tmp_path / "c.ipynb"
+    path.write_text(json.dumps(nb))
+    assert check_pdf.tables_of(path) == 2
 
 
 def test_a_missing_pdf_is_reported(tmp_path):

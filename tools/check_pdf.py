@@ -12,6 +12,8 @@ checked without editing this file:
 * every figure the book shows is embedded: each image file named by a ``{figure}``
   directive or a Markdown image is included by the LaTeX source, and the PDF holds
   at least as many images (``pdfimages -list``) as the LaTeX source includes;
+* every table is typeset: the LaTeX source has at least as many tables as the pages
+  show (Markdown tables in the prose and in the shown outputs of notebook cells);
 * no unresolved reference: no ``??`` in the text (``pdftotext``) and no
   "undefined references" warning in the LaTeX log;
 * no character was dropped for want of a glyph ("Missing character" in the log), so
@@ -83,6 +85,25 @@ def figures_of(path: Path) -> list[str]:
     return [Path(a or b).name for a, b in FIGURE.findall(markdown_of(path))]
 
 
+TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$", re.M)
+LATEX_TABLE = re.compile(r"\\begin\{(?:tabulary|tabular|longtable)\}")
+HIDDEN = {"remove-cell", "remove-output"}
+
+
+def tables_of(path: Path) -> int:
+    """Markdown tables a page shows: in its prose and in its notebook's shown outputs."""
+    n = len(TABLE_RULE.findall(markdown_of(path)))
+    if path.suffix == ".ipynb":
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for c in nb["cells"]:
+            if c["cell_type"] != "code" or HIDDEN & set(c.get("metadata", {}).get("tags", [])):
+                continue
+            for out in c.get("outputs", []):
+                md = out.get("data", {}).get("text/markdown", "")
+                n += len(TABLE_RULE.findall("".join(md)))
+    return n
+
+
 def _normalise(text: str) -> str:
     """Collapse whitespace, hyphenation and typographic variants for matching titles."""
     text = text.replace("\u00ad", "").replace("-\n", "").replace("\u2010", "-")
@@ -125,6 +146,11 @@ def check(pdf: Path) -> list[str]:
         stem = Path(fig).stem
         if not any(Path(inc).stem == stem for inc in included):
             failures.append(f"{p.relative_to(ROOT)}: figure {fig} is not included in the LaTeX")
+    n_tables = sum(tables_of(p) for p in pages)
+    n_latex_tables = len(LATEX_TABLE.findall(tex))
+    if n_latex_tables < n_tables:
+        failures.append(f"the LaTeX has {n_latex_tables} tables, fewer than the {n_tables} "
+                        "the pages show")
     rows = [line.split() for line in _run(["pdfimages", "-list", str(pdf)]).splitlines()[2:]]
     n_images = sum(1 for r in rows if len(r) > 2 and r[2] == "image")
     if n_images < len(included):
@@ -142,7 +168,8 @@ def check(pdf: Path) -> list[str]:
 
     print(f"PDF {pdf.relative_to(ROOT) if pdf.is_relative_to(ROOT) else pdf}: {n_pages} pages "
           f"(bound {bound}), {len(pages)} toc pages found, {len(wanted)} book figures and "
-          f"{len(included)} LaTeX images included, {n_images} images embedded")
+          f"{len(included)} LaTeX images included, {n_images} images embedded, "
+          f"{n_latex_tables} tables for {n_tables} in the sources")
     return failures
 
 
