@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 NBS    := $(sort $(wildcard chapters/*.ipynb))
 NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q
 
-.PHONY: book test venv unit nbval html-strict browser bench execute ledger clean
+.PHONY: book test venv unit nbval html-strict browser pdf bench execute ledger clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ html-strict: $(STAMP)
 
 browser: $(STAMP)
 	$(BIN)/python tools/browser_test.py _build/html
+
+## make pdf: the PDF edition (_build/latex/book.pdf, copied into _build/html when it
+## exists), then its check; installs Debian's TeX packages when missing (needs root)
+pdf: $(STAMP)
+	$(BIN)/python tools/build_pdf.py
+	$(BIN)/python tools/check_pdf.py _build/latex/book.pdf
 
 execute: $(STAMP)
 	$(BIN)/python tools/execute.py $(NBS)

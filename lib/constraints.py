@@ -108,6 +108,9 @@ __all__ = [
 _BACKWARD_ERROR_LIMIT = 1e-9
 
 
+_IVP_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
+
+
 class ConvergenceError(RuntimeError):
     """A solver stopped before meeting its tolerance (message says how far it got)."""
 
@@ -641,8 +644,11 @@ def simulate(system, q0, v0, t_eval, alpha=0.0, beta=0.0, project=False,
 
     Raises
     ------
+    ValueError
+        bad state, ``t_eval``, Baumgarte parameters, ``method``, ``rtol`` or ``atol``.
     ConvergenceError
-        if ``solve_ivp`` fails (the message gives the time reached).
+        if ``solve_ivp`` fails or the KKT solve inside it fails (the message gives
+        the time reached).
 
     Examples
     --------
@@ -659,12 +665,29 @@ def simulate(system, q0, v0, t_eval, alpha=0.0, beta=0.0, project=False,
     if t_eval.ndim != 1 or t_eval.size < 2 or np.any(np.diff(t_eval) <= 0):
         raise ValueError("t_eval must be a 1-D increasing array of at least 2 times")
 
+    if isinstance(method, str) and method not in _IVP_METHODS:
+        raise ValueError(f"method must be one of {', '.join(_IVP_METHODS)} "
+                         f"(a solve_ivp method), got {method!r}")
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if not (isinstance(tol, (int, float, np.floating)) and np.isfinite(tol) and tol > 0):
+            raise ValueError(f"{name} must be a finite number > 0, got {tol!r}")
+    reached = [t_eval[0]]
+
     def rhs(t, y):
+        reached[0] = t
         qdd, _ = _accelerations(system, t, y[:n], y[n:], alpha, beta)
         return np.concatenate([y[n:], qdd])
 
     def run(t0, t1, y0, t_out):
-        sol = solve_ivp(rhs, (t0, t1), y0, method=method, t_eval=t_out, rtol=rtol, atol=atol)
+        try:
+            sol = solve_ivp(rhs, (t0, t1), y0, method=method, t_eval=t_out,
+                            rtol=rtol, atol=atol)
+        except (ValueError, sla.LinAlgError) as exc:
+            # a KKT solve inside the right-hand side failed (singular configuration):
+            # say when, instead of letting SciPy's stack reach the reader bare
+            raise ConvergenceError(
+                f"solve_ivp stopped near t = {reached[0]:.6g} of [{t0:.6g}, {t1:.6g}]: "
+                f"the constrained accelerations failed there: {exc}") from None
         if sol.status != 0:
             t_reached = sol.t[-1] if sol.t.size else t0
             raise ConvergenceError(

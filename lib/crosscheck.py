@@ -91,6 +91,35 @@ def _check_count(n, name, minimum=1):
     return int(n)
 
 
+def _newton_step(solve, where):
+    """One sparse Newton solve; a singular tangent is reported with ``where``.
+
+    SciPy's ``spsolve`` warns (``MatrixRankWarning``) and returns NaN for a singular
+    matrix; that warning never reaches the reader bare: it becomes a RuntimeError
+    saying how far the Newton iteration got.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", spla.MatrixRankWarning)
+        try:
+            step = solve()
+        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
+            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
+    if not np.all(np.isfinite(step)):
+        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
+    return step
+
+
+def _generalised_eigvals(K, m, subset, caller):
+    """Eigenvalues of ``K v = lam diag(m) v`` (``scipy.linalg.eigh``), errors named."""
+    try:
+        return sla.eigh(K, np.diag(m), eigvals_only=True, subset_by_index=subset)
+    except sla.LinAlgError as exc:    # the mass is not positive definite, or LAPACK failed
+        raise RuntimeError(f"{caller}: the generalised eigenproblem K v = omega^2 M v failed "
+                           f"(min mass {float(np.min(m)):.3e}): {exc}") from None
+
+
 def _check_positive(x, name):
     if not (isinstance(x, (int, float, np.floating)) and np.isfinite(x) and x > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
@@ -363,7 +392,7 @@ def elastica_frequencies(N, k=2, r_over_L=0.04, nu=0.5, ks=None, return_asymmetr
     k = _check_count(k, "k")
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
     asym = float(np.abs(K - K.T).max() / np.abs(K).max())
-    lam = sla.eigh(0.5 * (K + K.T), np.diag(m), eigvals_only=True)
+    lam = _generalised_eigvals(0.5 * (K + K.T), m, None, "elastica_frequencies")
     om = np.sqrt(lam[:k]) if k < lam.size else np.sqrt(lam)
     return (om, asym) if return_asymmetry else om
 
@@ -421,8 +450,8 @@ def elastica_static_tip(N, load=0.01, r_over_L=0.04, nu=0.5, ks=None, t_end=6.0,
         raise ValueError(f"dt_factor must lie in (0, 1), got {dt_factor!r}")
     erod = elastica_rod(N, r_over_L, nu, ks)
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
-    lam_max = sla.eigh(0.5 * (K + K.T), np.diag(m), eigvals_only=True,
-                       subset_by_index=[K.shape[0] - 1, K.shape[0] - 1])[0]
+    lam_max = _generalised_eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
+                                   "elastica_static_tip")[0]
     dt = dt_factor * 2.0 / math.sqrt(lam_max)
     steps = int(math.ceil(t_end / dt))
     damping = 2.0 * float(beam.euler_bernoulli_omegas(1)[0]) if damping is None else damping
@@ -475,7 +504,9 @@ def rigid_clamp_frequencies(model, k=2):
     k = _check_count(k, "k")
     K = rigid_clamp_hessian(model).toarray()
     m = rod.mass(model)[1:]
-    lam = sla.eigh(K, np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
+    if k > m.size:
+        raise ValueError(f"k must be <= {m.size} (the free coordinates of N = {model.N}), got {k}")
+    lam = _generalised_eigvals(K, m, [0, k - 1], "rigid_clamp_frequencies")
     return np.sqrt(lam)
 
 
@@ -514,7 +545,8 @@ def rigid_clamp_static(model, load, steps=1, tol=1e-12, maxiter=30):
             if it == maxiter:
                 raise RuntimeError(f"rigid-clamp Newton: load step {step}/{steps}, "
                                    f"{maxiter} iterations, residual {res:.3e}")
-            step_q = spla.spsolve(rod.hessian(model, q)[1:, 1:].tocsc(), g)
+            step_q = _newton_step(lambda: spla.spsolve(rod.hessian(model, q)[1:, 1:].tocsc(), g),
+                                  f"rigid-clamp Newton: load step {step}/{steps}, iteration {it}")
             q[1:] -= step_q
             dq = np.abs(step_q).max()
     return q
@@ -677,7 +709,8 @@ def skfem_static(model, load, steps=10, maxiter=40, basis=None):
             w = basis.interpolate(u)
             r = asm(residual, basis, u=w) - fs
             K = asm(tangent, basis, u=w)
-            du = solve(*condense(K, -r, D=fixed_sk))
+            du = _newton_step(lambda: solve(*condense(K, -r, D=fixed_sk)),
+                              f"scikit-fem Newton: load step {step}/{steps}, iteration {it}")
             u = u + du
             if settled:               # one more update after the small one: at round-off
                 break
@@ -736,7 +769,15 @@ def skfem_cantilever(nx, ny, nu=0.3, element="T6", k=2):
     u = solve(*condense(K, f, D=model.fixed))
     tip = -fem.tip_deflection(model, u) / fem.euler_bernoulli_tip(model, 1.0)
     Kf, Mf = fem.condense(model, K), fem.condense(model, M)
-    lam = np.sort(spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM")[0])
+    k = _check_count(k, "k")
+    if k >= Kf.shape[0]:
+        raise ValueError(f"k must be < {Kf.shape[0]} (the free dofs of the {nx} x {ny} mesh), "
+                         f"got {k}")
+    try:
+        lam = np.sort(spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM")[0])
+    except spla.ArpackNoConvergence as exc:
+        raise RuntimeError(f"skfem_cantilever: ARPACK found only {len(exc.eigenvalues)} of "
+                           f"k = {k} eigenvalues ({exc})") from None
     m = model.mesh
     eb = beam.euler_bernoulli_omegas(k) * np.sqrt(
         fem.plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))
@@ -788,10 +829,22 @@ def timoshenko_omegas_transfer(k, r_over_L, nu=0.5, ks=None):
         vals = np.array([_timoshenko_det(g, rhoI, kGA) for g in grid])
         idx = np.flatnonzero(np.sign(vals[:-1]) != np.sign(vals[1:]))
         if idx.size == 0:
-            raise RuntimeError(f"no Timoshenko root found below Euler-Bernoulli Omega = {Om:.4f}")
+            raise RuntimeError(
+                f"no Timoshenko root found between 0.8 and 1.001 times the Euler-Bernoulli "
+                f"Omega = {Om:.4f} (mode {len(out) + 1}); r_over_L = {r} may be too thick "
+                "for this bracket")
         i = idx[0]
-        root = brentq(_timoshenko_det, grid[i + 1], grid[i], args=(rhoI, kGA),
-                      xtol=1e-15, rtol=4 * np.finfo(float).eps)
+        try:
+            root, info = brentq(_timoshenko_det, grid[i + 1], grid[i], args=(rhoI, kGA),
+                                xtol=1e-15, rtol=4 * np.finfo(float).eps, full_output=True,
+                                disp=False)
+        except ValueError as exc:      # SciPy's bracket check: say which mode and input
+            raise RuntimeError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
+                               f"the bracket [{grid[i + 1]:.6g}, {grid[i]:.6g}] on Omega^2 "
+                               f"failed: {exc}") from None
+        if not info.converged:
+            raise RuntimeError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
+                               f"brentq stopped after {info.iterations} iterations: {info.flag}")
         out.append(math.sqrt(root))
     return np.array(out)
 

@@ -94,6 +94,9 @@ __all__ = [
 # --------------------------------------------------------------------------- #
 # input checks
 # --------------------------------------------------------------------------- #
+_IVP_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
+
+
 def _check_int(value, name, minimum=1):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
@@ -759,15 +762,43 @@ def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
 
     Raises
     ------
+    ValueError
+        Bad ``t_end``, state, ``grav``, ``method``, ``rtol``, ``atol`` or ``t_eval``
+        (checked here, before SciPy sees them).
     RuntimeError
-        If ``solve_ivp`` stops early; the message gives the time reached.
+        If ``solve_ivp`` stops early or the mass matrix stops being positive
+        definite; the message gives the time reached.
     """
     t_end = _check_positive(t_end, "t_end")
     q0 = np.zeros(model.n) if q0 is None else _check_state(model, q0, "q0")
     qd0 = np.zeros(model.n) if qd0 is None else _check_state(model, qd0, "qd0")
-    sol = solve_ivp(ode(model, grav), (0.0, t_end), np.concatenate([q0, qd0]),
-                    method=method, rtol=rtol, atol=atol, t_eval=t_eval, events=events,
-                    dense_output=dense_output)
+    grav = _check_finite(grav, "grav")
+    if isinstance(method, str) and method not in _IVP_METHODS:
+        raise ValueError(f"method must be one of {', '.join(_IVP_METHODS)} "
+                         f"(a solve_ivp method), got {method!r}")
+    rtol = _check_positive(rtol, "rtol")
+    atol = _check_positive(atol, "atol")
+    if t_eval is not None:
+        t_eval = np.asarray(t_eval, dtype=float)
+        if (t_eval.ndim != 1 or not np.all(np.isfinite(t_eval)) or np.any(np.diff(t_eval) < 0)
+                or (t_eval.size and (t_eval[0] < 0.0 or t_eval[-1] > t_end))):
+            raise ValueError(f"t_eval must be a 1-D increasing array inside [0, t_end = {t_end}]")
+    f = ode(model, grav)
+    reached = [0.0]
+
+    def rhs(t, z):
+        reached[0] = t
+        return f(t, z)
+
+    try:
+        sol = solve_ivp(rhs, (0.0, t_end), np.concatenate([q0, qd0]),
+                        method=method, rtol=rtol, atol=atol, t_eval=t_eval, events=events,
+                        dense_output=dense_output)
+    except np.linalg.LinAlgError as exc:
+        raise RuntimeError(f"solve_ivp stopped near t = {reached[0]:.6g} of {t_end}: {exc}") from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"solve_ivp rejected the arguments (method, events or their "
+                         f"options): {exc}") from None
     if sol.status < 0:
         raise RuntimeError(f"solve_ivp stopped at t = {sol.t[-1]:.6g} of {t_end}: {sol.message}")
     return sol

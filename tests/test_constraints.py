@@ -417,3 +417,27 @@ def test_mixed_dense_and_sparse_arguments_agree():
         for solver in (C.kkt_solve, C.schur_solve):
             qdd, lam = solver(Mx, Bx, f, gamma)
             assert np.allclose(qdd, ref[0], atol=1e-12) and np.allclose(lam, ref[1], atol=1e-12)
+
+
+# ---------------------------------------------------------------- SciPy errors never reach the reader bare
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(method="RK99"), "method"),
+    (dict(rtol=0.0), "rtol"),
+    (dict(atol=float("inf")), "atol"),
+])
+def test_simulate_rejects_solver_options_before_scipy_sees_them(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} "):
+        C.simulate(C.pendulum(), [1.0, 0.0], [0.0, 0.0], [0.0, 1.0], **kwargs)
+
+
+def test_simulate_reports_when_the_kkt_solve_fails_inside_solve_ivp():
+    """A rail that ends at y = 0 (its Jacobian row vanishes below): the falling bead
+    reaches the end at t = sqrt(2 / 9.81) = 0.45 s, the KKT matrix turns singular, and
+    the error names the time reached instead of surfacing from SciPy's stack."""
+    s = C.make_system(np.eye(2), lambda t, q, v: np.array([0.0, -9.81]),
+                      lambda q: np.array([[1.0 if q[1] > 0 else 0.0, 0.0]]),
+                      lambda q, v: np.zeros(1), q_check=[0.0, 1.0])
+    with pytest.raises(C.ConvergenceError, match=r"stopped near t = \S+ of \[0, 2\]") as err:
+        C.simulate(s, [0.0, 1.0], [0.0, 0.0], [0.0, 2.0], method="RK45")
+    t_stop = float(str(err.value).split("t = ")[1].split()[0])
+    assert np.sqrt(2 / 9.81) <= t_stop < 2.0     # a trial stage past the rail's end

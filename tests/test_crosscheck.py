@@ -205,3 +205,35 @@ def test_lib_rod_frequencies_agree_with_shift_invert_lanczos_on_the_stiff_rod():
     M = sp.diags(rod.mass(rd)).tocsc()
     lam = np.sort(spla.eigsh(K, k=3, M=M, sigma=0.0, which="LM", tol=0)[0])
     np.testing.assert_allclose(rod.frequencies(rd, 3), np.sqrt(lam), rtol=1e-9)
+
+
+# ---------------------------------------------------------------- SciPy errors never reach the reader bare
+def test_timoshenko_transfer_names_the_thickness_when_no_root_is_bracketed():
+    # a very thick "rod" puts the first root far below 0.8 x Euler-Bernoulli
+    with pytest.raises(RuntimeError, match=r"r_over_L = 2\.0"):
+        cc.timoshenko_omegas_transfer(1, 2.0)
+
+
+def test_rigid_clamp_frequencies_rejects_too_many_modes_before_eigh():
+    with pytest.raises(ValueError, match=r"^k must be <= 14"):
+        cc.rigid_clamp_frequencies(rod.make_rod(5, 0.04), 15)
+
+
+def test_generalised_eigvals_wraps_a_non_positive_mass():
+    with pytest.raises(RuntimeError, match=r"^caller: the generalised eigenproblem"):
+        cc._generalised_eigvals(np.eye(2), np.array([1.0, -1.0]), None, "caller")
+
+
+def test_skfem_cantilever_rejects_k_beyond_the_free_dofs():
+    with pytest.raises(ValueError, match=r"^k must be < "):
+        cc.skfem_cantilever(2, 1, element="T3", k=500)
+
+
+def test_rigid_clamp_newton_reports_a_singular_tangent_with_its_load_step(monkeypatch):
+    import scipy.sparse as sp
+
+    # a tangent with a zero row: spsolve warns and returns NaN; the reader gets the step
+    monkeypatch.setattr(cc.rod, "hessian", lambda model, q: sp.csr_array((q.size, q.size)))
+    with pytest.raises(RuntimeError, match=r"^rigid-clamp Newton: load step 1/1, iteration 0: "
+                                           r"the tangent matrix is singular"):
+        cc.rigid_clamp_static(rod.make_rod(4, 0.04), (0.0, -0.01, 0.0))

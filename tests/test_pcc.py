@@ -352,3 +352,40 @@ def test_no_tip_minimum_raises():
 def test_bad_input_raises_value_error_naming_the_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name} "):
         call()
+
+
+# ---------------------------------------------------------------- SciPy errors never reach the reader bare
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(method="RK99"), "method"),
+    (dict(rtol=-1.0), "rtol"),
+    (dict(atol=0.0), "atol"),
+    (dict(t_eval=[0.0, 2.0]), "t_eval"),        # beyond t_end = 1
+    (dict(t_eval=[0.5, 0.1]), "t_eval"),        # decreasing
+    (dict(grav=float("nan")), "grav"),
+])
+def test_simulate_rejects_solver_options_before_scipy_sees_them(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} "):
+        pcc.simulate(pcc.make_pcc(2), 1.0, **kwargs)
+
+
+def test_simulate_reports_the_time_when_the_rhs_fails(monkeypatch):
+    """A failure inside the right-hand side (here a forced LinAlgError after t = 0.1)
+    comes back as the module's RuntimeError with the time reached."""
+    model = pcc.make_pcc(1)
+    real = pcc._accel
+
+    def failing(model_, q, qd, grav):
+        if failing.calls > 20:
+            raise np.linalg.LinAlgError("mass matrix not positive definite (forced)")
+        failing.calls += 1
+        return real(model_, q, qd, grav)
+
+    failing.calls = 0
+    monkeypatch.setattr(pcc, "_accel", failing)
+    with pytest.raises(RuntimeError, match=r"stopped near t = [0-9.e-]+ of 1\.0: mass matrix"):
+        pcc.simulate(model, 1.0, grav=3.0)
+
+
+def test_simulate_wraps_scipy_rejections_of_events():
+    with pytest.raises(ValueError, match="solve_ivp rejected the arguments"):
+        pcc.simulate(pcc.make_pcc(1), 0.1, events=[1.0])      # not callable

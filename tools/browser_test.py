@@ -9,10 +9,15 @@ dead proxy, so a page that needs the network shows it.  For each page it checks:
 * no request left 127.0.0.1 (and the static HTML references no outside script,
   style, font or image),
 * MathJax typeset every formula (no raw ``\\(`` or ``$$`` left in the text),
+* a page made from a notebook offers that very notebook (``.ipynb``) for download,
 * every image loaded (naturalWidth > 0),
-* no console error and no failed request.
+* no console error and no failed request,
+* at phone width (390 px) the document does not overflow sideways
+  (``scrollWidth <= clientWidth``): code wraps, and wide tables, equations and
+  animations scroll inside their own box (that is allowed; the page itself may not).
 
-Screenshots go to ``_build/screenshots/``.  Exits 1 listing every failure.
+Screenshots go to ``_build/screenshots/`` (``<page>.png`` at 1280 px and
+``<page>-phone.png`` at 390 px).  Exits 1 listing every failure.
 """
 from __future__ import annotations
 
@@ -32,6 +37,25 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1",
 ]
+PHONE = {"width": 390, "height": 844}
+# elements sticking out of the phone-width page, outside any scroll container
+OVERFLOW_JS = """() => {
+  const doc = document.documentElement, w = doc.clientWidth;
+  if (doc.scrollWidth <= w + 1) return {scroll: doc.scrollWidth, client: w, culprits: []};
+  const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if ((o === 'auto' || o === 'scroll' || o === 'hidden') && p !== doc && p !== document.body) return true; }
+    return false; };
+  const culprits = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1 && !scrolls(el)) {
+      culprits.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+        ' (right edge ' + Math.round(r.right) + ' px)');
+      if (culprits.length >= 5) break; } }
+  return {scroll: doc.scrollWidth, client: w, culprits: culprits};
+}"""
 EXTERNAL = re.compile(
     r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I
 )
@@ -141,8 +165,28 @@ def main(argv):
                 "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
             problems += [f"image not loaded: {s}" for s in bad_imgs]
             n_img = page.evaluate("document.images.length")
+            # a page made from a notebook offers that notebook (.ipynb) for download
+            src_nb = ROOT / Path(page_path).with_suffix(".ipynb")
+            if src_nb.exists():
+                link = page.evaluate(
+                    "(() => { const a = document.querySelector('a.btn-download-source-button');"
+                    " return a ? [a.getAttribute('href'), a.getAttribute('download')] : null; })()")
+                if not link or not link[0].endswith(".ipynb") or link[1] != src_nb.name:
+                    problems.append(f"no download link to {src_nb.name} (found {link})")
+                else:
+                    got = (html_root / Path(page_path).parent / link[0]).resolve()
+                    if not got.is_file() or got.read_bytes() != src_nb.read_bytes():
+                        problems.append(f"download link {link[0]} is not the notebook {src_nb.name}")
             shot = shots / (page_path.replace("/", "_").removesuffix(".html") + ".png")
             page.screenshot(path=str(shot), full_page=True)
+            # the same page at phone width: nothing may stick out sideways
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(300)          # let the theme's layout settle
+            ov = page.evaluate(OVERFLOW_JS)
+            if ov["scroll"] > ov["client"] + 1:
+                problems.append(f"at {PHONE['width']} px the page is {ov['scroll']} px wide "
+                                f"(horizontal overflow); sticking out: {'; '.join(ov['culprits']) or '?'}")
+            page.screenshot(path=str(shot.with_name(shot.stem + "-phone.png")), full_page=True)
             page.close()
             status = "ok" if not problems else "FAIL"
             print(f"{status:4} {page_path}: {n_typeset} formulas typeset, {n_img} images")
@@ -152,7 +196,8 @@ def main(argv):
     if failures:
         print("\n".join(["", "browser test failures:"] + failures))
         return 1
-    print(f"browser test: {len(pages)} pages, all offline, typeset and loaded; screenshots in {shots}")
+    print(f"browser test: {len(pages)} pages, all offline, typeset and loaded, no sideways "
+          f"overflow at {PHONE['width']} px; screenshots in {shots}")
     return 0
 
 
