@@ -165,6 +165,14 @@ def _hat(v):
     return out
 
 
+_P1, _P2 = [1, 2, 0], [2, 0, 1]
+
+
+def _cross(a, b):
+    """Cross product along the last axis (cheaper than ``np.cross`` for small stacks)."""
+    return a[..., _P1] * b[..., _P2] - a[..., _P2] * b[..., _P1]
+
+
 def quat_mul(p, q):
     """Hamilton product of quaternion stacks ``(w, x, y, z)``, shape (..., 4).
 
@@ -175,7 +183,7 @@ def quat_mul(p, q):
     pw, pv = p[..., :1], p[..., 1:]
     qw, qv = q[..., :1], q[..., 1:]
     w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
-    v = pw * qv + qw * pv + np.cross(pv, qv)
+    v = pw * qv + qw * pv + _cross(pv, qv)
     return np.concatenate([w, v], axis=-1)
 
 
@@ -463,6 +471,71 @@ def _element_terms(rod, x, Q, order):
     return out
 
 
+
+def _cross_cf(a, b):
+    """Cross product of component-first stacks (3, n)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+def _grad_cf(rod, x, Q, load, grav):
+    """Gradient as an (N, 6) array, component-first arithmetic (the explicit hot path).
+
+    Same result as the general code in :func:`gradient` (the tests compare them), with
+    J_r^{-T} m = m - theta x m / 2 + c theta x (theta x m) and
+    J_l^{-T} m = m + theta x m / 2 + c theta x (theta x m) written out.
+    """
+    N, ell = rod.N, rod.ell
+    w, qx, qy, qz = Q.T
+    # rotation matrix entries R_ij (each (N,))
+    xx, yy, zz = qx * qx, qy * qy, qz * qz
+    xy, xz, yz = qx * qy, qx * qz, qy * qz
+    wx, wy, wz = w * qx, w * qy, w * qz
+    R = np.array([[1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)],
+                  [2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)],
+                  [2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy)]])
+    d = np.empty((3, N))
+    xt = x.T
+    d[:, 0] = xt[:, 0]
+    np.subtract(xt[:, 1:], xt[:, :-1], out=d[:, 1:])
+    u = np.einsum("jie,je->ie", R, d)                    # R^T d
+    n = u / ell
+    n[0] -= 1.0
+    n *= np.array([rod.EA, rod.kGA, rod.kGA])[:, None]
+    f = np.einsum("ije,je->ie", R, n)                    # R n (spatial force)
+    # relative rotations conj(Q_{e-1}) Q_e, Q_{-1} = 1
+    pw = np.empty(N)
+    pv = np.empty((3, N))
+    pw[0], pv[:, 0] = 1.0, 0.0
+    pw[1:], pv[:, 1:] = w[:-1], -Q[:-1, 1:].T
+    qv = Q[:, 1:].T
+    rw = pw * w - np.sum(pv * qv, axis=0)
+    rv = pw * qv + w * pv + _cross_cf(pv, qv)
+    sg = np.where(rw < 0, -1.0, 1.0)
+    rw, rv = rw * sg, rv * sg
+    nv = np.sqrt(np.sum(rv * rv, axis=0))
+    fac = np.where(nv < 1e-8, 2.0 / rw * (1.0 - nv * nv / (3.0 * rw * rw)),
+                   2.0 * np.arctan2(nv, rw) / np.where(nv == 0, 1.0, nv))
+    th = fac * rv
+    wts = np.ones(N)
+    wts[0] = 2.0
+    m = th * (wts / ell) * np.array([rod.GJ, rod.EI, rod.EI])[:, None]
+    c, _ = _log_coeffs(np.sqrt(np.sum(th * th, axis=0)))
+    txm = _cross_cf(th, m)
+    ttm = c * _cross_cf(th, txm)
+    gb = m - 0.5 * txm + ttm
+    ga = -(m + 0.5 * txm + ttm)
+    G = np.empty((6, N))
+    G[:3] = _cross_cf(n, u) + gb
+    G[:3, :-1] += ga[:, 1:]
+    G[3:] = f
+    G[3:, :-1] -= f[:, 1:]
+    if grav:
+        G[4] += grav * _node_masses(rod)
+    G[3:, -1] -= load[:3]
+    return G.T
+
+
 def gradient(rod, state, load=None, grav=0.0):
     """Gradient of :func:`energy` with respect to the increments ``[psi_e, dx_{e+1}]``.
 
@@ -483,16 +556,7 @@ def gradient(rod, state, load=None, grav=0.0):
     """
     x, Q = _check_state(rod, state)
     load, grav = _check_load(load), _check_grav(grav)
-    t = _element_terms(rod, x, Q, 1)
-    ga, gb = t["lt"]
-    G = np.zeros((rod.N, 6))
-    G[:, :3] = t["g_psi_s"] + gb
-    G[:-1, :3] += ga[1:]                      # joint e+1 acts on element e as its "a" side
-    G[:, 3:] = t["f"]
-    G[:-1, 3:] -= t["f"][1:]
-    if grav:
-        G[:, 4] += grav * _node_masses(rod)
-    G[-1, 3:] -= load[:3]
+    G = _grad_cf(rod, x, Q, load, grav)
     if np.any(load[3:]):
         th = quat_log(Q[-1])
         G[-1, :3] -= _jinv(th, +1.0).T @ load[3:]
@@ -705,7 +769,7 @@ def tip(rod, state):
     return x[-1].copy(), rotmat(Q[-1])
 
 
-def _residual_tangent(rod, state, load, grav, moment):
+def _residual_tangent(rod, state, load, grav, moment, tangent=True):
     """Residual and its consistent (right-trivialised) tangent for Newton on the group.
 
     The residual at R exp(hat psi) taken in its own frame has derivative
@@ -717,6 +781,11 @@ def _residual_tangent(rod, state, load, grav, moment):
     dead = moment == "dead" and np.any(load[3:])
     ld = np.concatenate([load[:3], np.zeros(3)]) if dead else load
     g = gradient(rod, state, ld, grav)
+    if not tangent:
+        if dead:
+            g = g.copy()
+            g[-6:-3] -= rotmat(Q[-1]).T @ load[3:]
+        return g
     K = hessian(rod, state, ld)
     blocks = 0.5 * _hat(g.reshape(rod.N, 6)[:, :3])
     if dead:
@@ -735,10 +804,10 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
            moment="conservative"):
     """Equilibrium of the 3-D rod under a tip force and moment and gravity.
 
-    Load-incremented Newton on SO(3)^N x R^3N: at each iterate the tangent system
-    K dq = -r (sparse LU, ``scipy.sparse.linalg.splu``) is solved and the state is
-    updated by :func:`retract`, with a backtracking line search on the residual
-    norm.  Converged when ||r||_inf <= tol max(EI/L, |P|, |M|/L, g rhoA L).
+    Load-incremented Newton on SO(3)^N x R^3N: at each iterate the consistent tangent
+    system K dq = -r (sparse LU, ``scipy.sparse.linalg.splu``) is solved and the state
+    is updated by :func:`retract`, damped by Deuflhard's natural monotonicity test
+    (the step is halved until ||K^{-1} r(new)|| < (1 - t/4) ||dq||).  Converged when ||r||_inf <= tol max(EI/L, |P|, |M|/L, g rhoA L).
 
     Parameters
     ----------
@@ -783,28 +852,35 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
             if res <= tol * fscale:
                 break
             try:
-                dq = splu(K.tocsc()).solve(-g)
+                lu = splu(K.tocsc())
             except RuntimeError as exc:
                 raise StaticSolveError(f"singular tangent at load step {j}/{steps}, iteration "
                                        f"{it}: residual {res:.3e} ({exc})") from None
+            dq = lu.solve(-g)
+            ndq = np.linalg.norm(dq)
             if np.abs(dq).max() <= 1e-14 * rod.L and res <= max(tol * fscale, floor):
                 break
             if it == maxiter:
                 raise StaticSolveError(
                     f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
                     f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})")
+            # damped Newton with Deuflhard's natural monotonicity test: the simplified
+            # Newton correction K^{-1} r(new) must shrink (affine invariant, so the stiff
+            # stretch and shear terms do not stall the line search)
             t = 1.0
             while True:
                 st = retract(rod, state, t * dq)
-                gt, Kt = _residual_tangent(rod, st, ld, gv, moment)
+                gt = _residual_tangent(rod, st, ld, gv, moment, tangent=False)
                 rt = np.abs(gt).max()
-                if rt <= (1 - 1e-4 * t) * res or rt <= tol * fscale:
+                if (rt <= tol * fscale or np.linalg.norm(lu.solve(-gt)) <= (1 - 0.25 * t) * ndq
+                        or rt <= floor):
                     break
                 t *= 0.5
                 if t < 1e-8:
                     raise StaticSolveError(f"line search failed at load step {j}/{steps}, "
                                            f"iteration {it}: residual {res:.3e}")
-            state, g, K, res = st, gt, Kt, rt
+            state, res = st, rt
+            g, K = _residual_tangent(rod, state, ld, gv, moment)
     return state
 
 
@@ -1024,19 +1100,32 @@ def accelerations(rod, state, v, w, load=None, grav=0.0):
     -------
     (a, alpha) : two (N, 3) arrays
     """
-    G = gradient(rod, state, load, grav).reshape(rod.N, 6)
-    J = inertia(rod)
-    a = -G[:, 3:] / _node_masses(rod)[:, None]
-    alpha = (-G[:, :3] - np.cross(w, J * w)) / J
+    load, grav = _check_load(load), _check_grav(grav)
+    return _accel(rod, state[0], state[1], w, load, grav, inertia(rod), _node_masses(rod))
+
+
+def _accel(rod, x, Q, w, load, grav, J, mn):
+    if np.any(load[3:]):
+        G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+    else:
+        G = _grad_cf(rod, x, Q, load, grav)
+    a = -G[:, 3:] / mn[:, None]
+    alpha = (-G[:, :3] - _cross(w, J * w)) / J
     return a, alpha
 
 
-def lie_verlet_step(x, Q, v, w, dt, accel):
-    """One position-Verlet step on R^3n x SO(3)^m (the scheme of PyElastica).
+def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
+    r"""One position-Verlet step on R^3n x SO(3)^m (PyElastica's scheme by default).
 
-    Half drift x += dt/2 v, Q <- Q exp(dt/2 w); kick v += dt a, w += dt alpha with
-    ``a, alpha = accel(x, Q, v, w)``; half drift again.  Model-independent: any set of
-    particles (n, 3) and rigid bodies (m, 4) with body-frame angular velocities.
+    Half drift x += dt/2 v, Q <- Q exp(dt/2 hat w); kick with ``a, tau = forces(x, Q)``
+    (node accelerations and body-frame torques): v += dt a and the Euler equation
+
+        J (w+ - w) = dt (tau - w* x J w*),
+
+    with w* = w (``gyro="explicit"``, as PyElastica: first order once the gyroscopic
+    term matters) or w* = (w + w+)/2 (``gyro="midpoint"``, solved by fixed-point
+    iteration: symmetric, second order); half drift again.  Model-independent: any
+    particles (n, 3) and rigid bodies (m, 4) with principal inertias J (m, 3).
 
     Returns
     -------
@@ -1046,16 +1135,28 @@ def lie_verlet_step(x, Q, v, w, dt, accel):
     --------
     >>> x, Q, v, w = lie_verlet_step(np.zeros((1, 3)), np.array([[1., 0, 0, 0]]),
     ...                              np.ones((1, 3)), np.array([[0, 0, np.pi]]), 1.0,
-    ...                              lambda *s: (np.zeros((1, 3)), np.zeros((1, 3))))
+    ...                              lambda x, Q: (np.zeros((1, 3)), np.zeros((1, 3))),
+    ...                              np.ones((1, 3)))
     >>> x.tolist(), np.round(Q, 12).tolist()
     ([[1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 1.0]])
     """
     h = 0.5 * dt
     x = x + h * v
     Q = quat_mul(Q, quat_exp(h * w))
-    a, al = accel(x, Q, v, w)
+    a, tau = forces(x, Q)
     v = v + dt * a
-    w = w + dt * al
+    w1 = w + dt * (tau - _cross(w, J * w)) / J
+    if gyro == "midpoint":
+        for _ in range(50):
+            wm = 0.5 * (w + w1)
+            w2 = w + dt * (tau - _cross(wm, J * wm)) / J
+            done = np.abs(w2 - w1).max() <= 1e-15 * max(1.0, np.abs(w2).max())
+            w1 = w2
+            if done:
+                break
+    elif gyro != "explicit":
+        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+    w = w1
     x = x + h * v
     Q = quat_mul(Q, quat_exp(h * w))
     Q /= np.linalg.norm(Q, axis=-1, keepdims=True)
@@ -1068,8 +1169,11 @@ def _check_int(n, name, low=0):
     return int(n)
 
 
-def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None):
+def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None,
+               gyro="explicit"):
     """Run :func:`lie_verlet_step` on the rod; record ``observe(state, v, w)`` every ``every`` steps.
+
+    ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's update).
 
     Returns
     -------
@@ -1086,14 +1190,31 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
         raise ValueError(f"dt must be a positive number, got {dt!r}")
     v, w = np.array(v, dtype=float), np.array(w, dtype=float)
 
-    def accel(x, Q, v, w):
-        return accelerations(rod, State(x, Q), v, w, load, grav)
+    load, grav = _check_load(load), _check_grav(grav)
+    J, mn = inertia(rod), _node_masses(rod)
+
+    if gyro not in ("explicit", "midpoint"):
+        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+
+    def forces(x, Q):
+        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
+            raise FloatingPointError
+        if np.any(load[3:]):
+            G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+        else:
+            G = _grad_cf(rod, x, Q, load, grav)
+        return -G[:, 3:] / mn[:, None], -G[:, :3]
 
     rec = [] if observe is None else [observe(State(x, Q), v, w)]
     for n in range(1, nsteps + 1):
-        x, Q, v, w = lie_verlet_step(x, Q, v, w, dt, accel)
-        if not np.all(np.isfinite(v)):
-            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {n} (t = {n * dt:.4g})")
+        try:
+            with np.errstate(all="ignore"):
+                x, Q, v, w = lie_verlet_step(x, Q, v, w, dt, forces, J, gyro)
+            if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
+                raise FloatingPointError
+        except FloatingPointError:
+            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {n} "
+                                     f"(t = {n * dt:.4g})") from None
         if observe is not None and n % every == 0:
             rec.append(observe(State(x, Q), v, w))
     return State(x, Q), v, w, rec
@@ -1165,3 +1286,152 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
         if observe is not None and n % every == 0:
             rec.append(observe(st, V[:, 3:].copy(), V[:, :3].copy()))
     return st, V[:, 3:].copy(), V[:, :3].copy(), rec
+
+
+# --------------------------------------------------------------------------------------
+# PyElastica 1.0 side by side (lazy imports)
+# --------------------------------------------------------------------------------------
+def elastica_rod3d(N, r_over_L=0.04, nu=0.5, ks=None):
+    """PyElastica's ``CosseratRod`` with the section stiffnesses of :func:`make_rod3d`.
+
+    Built by :func:`lib.crosscheck.elastica_rod` (E A, k_s G A and rho I as lib's),
+    then its twist stiffness, ``bend_matrix[2, 2]``, is set to GJ = EI/(1 + nu):
+    PyElastica's single shear modulus, scaled to give lib's k_s G A through its fixed
+    shear coefficient 27/28, would otherwise give a different G J.  Directors (rows):
+    d1 = y, d2 = z, d3 = x (the tangent); lib's frame columns are (d3, d1, d2).
+    """
+    from .crosscheck import elastica_rod
+
+    erod = elastica_rod(N, r_over_L, nu, ks)
+    erod.bend_matrix[2, 2, :] = 1.0 / (1.0 + nu)
+    return erod
+
+
+def elastica_state(erod):
+    """lib's :class:`State` of a PyElastica rod (positions of nodes 1..N, element frames)."""
+    x = np.ascontiguousarray(erod.position_collection[:, 1:].T)
+    D = erod.director_collection                      # (3, 3, N): rows are d1, d2, d3
+    R = np.transpose(D[[2, 0, 1]], (2, 1, 0))         # columns (d3, d1, d2)
+    return State(x, _quat_from_rotmat(R))
+
+
+def _elastica_put(erod, state):
+    x, Q = state
+    erod.position_collection[:, 0] = 0.0
+    erod.position_collection[:, 1:] = x.T
+    R = rotmat(Q)                                     # (N, 3, 3), columns t, n, b
+    erod.director_collection[:] = np.transpose(R[:, :, [1, 2, 0]], (2, 1, 0))
+    erod.velocity_collection[:] = 0.0
+    erod.omega_collection[:] = 0.0
+
+
+def _elastica_generalised_force(erod, rod, state):
+    """PyElastica's internal forces at ``state`` in lib's 6N layout (minus the clamped psi_0)."""
+    _elastica_put(erod, state)
+    erod.compute_internal_forces_and_torques(np.float64(0.0))
+    F, T = erod.internal_forces, erod.internal_torques   # nodes (global), elements (local)
+    out = np.empty((rod.N, 6))
+    out[:, :3] = T[[2, 0, 1]].T
+    out[:, 3:] = F[:, 1:].T
+    return out.ravel()[3:]
+
+
+def elastica_linearisation3d(N, r_over_L=0.04, nu=0.5, ks=None, h=None):
+    r"""Stiffness and lumped mass of PyElastica's rod about the straight state, lib's layout.
+
+    Every displacement of lib's layout except psi_0 (PyElastica clamps the first
+    element's director) is applied by :func:`retract` (positions and director
+    rotations), PyElastica's ``compute_internal_forces_and_torques`` gives the nodal
+    forces and the element torques in the material frame, and K = -df/dq by central
+    differences (step ``h``, default 1e-5 ell).  The mass is PyElastica's: node masses
+    and the element mass second moments.
+
+    Returns
+    -------
+    K : (6N-3, 6N-3) ndarray (not symmetrised), m : (6N-3,) ndarray
+    """
+    rod = make_rod3d(N, r_over_L, nu, ks)
+    erod = elastica_rod3d(N, r_over_L, nu, ks)
+    s0 = straight(rod)
+    n = rod.ndof - 3
+    h = 1e-5 * rod.ell if h is None else float(h)
+    K = np.empty((n, n))
+    e = np.zeros(rod.ndof)
+    for j in range(n):
+        e[j + 3] = h
+        fp = _elastica_generalised_force(erod, rod, retract(rod, s0, e))
+        fm = _elastica_generalised_force(erod, rod, retract(rod, s0, -e))
+        K[:, j] = -(fp - fm) / (2 * h)
+        e[j + 3] = 0.0
+    J = np.einsum("iie->ei", erod.mass_second_moment_of_inertia)[:, [2, 0, 1]]
+    m = np.column_stack([J, np.repeat(erod.mass[1:, None], 3, axis=1)]).ravel()[3:]
+    return K, m
+
+
+def elastica_frequencies3d(N, k=6, r_over_L=0.04, nu=0.5, ks=None):
+    """Lowest ``k`` frequencies of :func:`elastica_linearisation3d` (symmetric part, ``eigh``)."""
+    K, m = elastica_linearisation3d(N, r_over_L, nu, ks)
+    lam = sla.eigh(0.5 * (K + K.T), np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
+    return np.sqrt(lam)
+
+
+def _elastica_collection():
+    from .crosscheck import _elastica_system_class
+
+    return _elastica_system_class()
+
+
+def _dead_end_torque_class():
+    import elastica as ea
+
+    class EndTorque(ea.NoForces):
+        """A dead torque (global components) on the last element."""
+
+        def __init__(self, torque):
+            super().__init__()
+            self.torque = np.asarray(torque, dtype=float)
+
+        def apply_torques(self, system, time=np.float64(0.0)):
+            system.external_torques[:, -1] += system.director_collection[:, :, -1] @ self.torque
+
+    return EndTorque
+
+
+def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
+    """Run PyElastica's own position-Verlet stepper on the clamped rod under a dead tip load.
+
+    ``load`` = (Px, Py, Pz[, Mx, My, Mz]) applied from t = 0 (``EndpointForces`` and a
+    dead end torque); ``damping`` a uniform ``AnalyticalLinearDamper`` rate (None: no
+    damping).  ``OneEndFixedBC`` clamps node 0 and the director of element 0.
+
+    Returns
+    -------
+    (state, tips) : the final lib :class:`State` and the tip positions (m, 3) at steps
+        0, every, 2 every, ...
+    """
+    import elastica as ea
+
+    load = _check_load(load)
+    erod = elastica_rod3d(N, r_over_L, nu, ks)
+    sim = _elastica_collection()()
+    sim.append(erod)
+    sim.constrain(erod).using(ea.OneEndFixedBC, constrained_position_idx=(0,),
+                              constrained_director_idx=(0,))
+    sim.add_forcing_to(erod).using(ea.EndpointForces, np.zeros(3), load[:3].copy(),
+                                   ramp_up_time=1e-12)
+    if np.any(load[3:]):
+        sim.add_forcing_to(erod).using(_dead_end_torque_class(), load[3:].copy())
+    if damping is not None:
+        sim.dampen(erod).using(ea.AnalyticalLinearDamper, uniform_damping_constant=damping,
+                               time_step=dt)
+    sim.finalize()
+    stepper = ea.PositionVerlet()
+    t = np.float64(0.0)
+    tips = [erod.position_collection[:, -1].copy()]
+    for n in range(1, nsteps + 1):
+        t = stepper.step(sim, t, np.float64(dt))
+        if n % every == 0:
+            tips.append(erod.position_collection[:, -1].copy())
+    if not np.all(np.isfinite(erod.position_collection)):
+        raise FloatingPointError(f"PyElastica run blew up before t = {float(t):.4g}")
+    return elastica_state(erod), np.array(tips)
