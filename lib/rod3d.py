@@ -801,7 +801,7 @@ def _residual_tangent(rod, state, load, grav, moment, tangent=True):
 
 
 def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=50,
-           moment="conservative"):
+           moment="conservative", fixed=None):
     """Equilibrium of the 3-D rod under a tip force and moment and gravity.
 
     Load-incremented Newton on SO(3)^N x R^3N: at each iterate the consistent tangent
@@ -822,6 +822,9 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     moment : "conservative" or "dead"
         The tip moment as in :func:`energy`, or a dead moment fixed in space
         (not conservative in 3-D; the tangent is then not symmetric).
+    fixed : array_like of int, optional
+        Displacement dofs held at their start values (``[0, 1, 2]`` holds R_0: the
+        rigid first element of PyElastica's clamp).
 
     Raises
     ------
@@ -840,6 +843,12 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     state = straight(rod) if state0 is None else State(*_check_state(rod, state0))
+    free = np.ones(rod.ndof, dtype=bool)
+    if fixed is not None:
+        fixed = np.asarray(fixed, dtype=int)
+        if fixed.ndim != 1 or np.any((fixed < 0) | (fixed >= rod.ndof)):
+            raise ValueError(f"fixed must be dof indices in 0..{rod.ndof - 1}, got {fixed!r}")
+        free[fixed] = False
     fscale = max(rod.EI / rod.L, np.abs(load[:3]).max(), np.abs(load[3:]).max() / rod.L,
                  abs(grav) * rod.rhoA * rod.L)
     floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA)
@@ -847,6 +856,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
         lam = j / steps
         ld, gv = lam * load, lam * grav
         g, K = _residual_tangent(rod, state, ld, gv, moment)
+        g, K = g[free], K[free][:, free]
         res = np.abs(g).max()
         for it in range(maxiter + 1):
             if res <= tol * fscale:
@@ -856,7 +866,8 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
             except RuntimeError as exc:
                 raise StaticSolveError(f"singular tangent at load step {j}/{steps}, iteration "
                                        f"{it}: residual {res:.3e} ({exc})") from None
-            dq = lu.solve(-g)
+            dq = np.zeros(rod.ndof)
+            dq[free] = lu.solve(-g)
             ndq = np.linalg.norm(dq)
             if np.abs(dq).max() <= 1e-14 * rod.L and res <= max(tol * fscale, floor):
                 break
@@ -870,7 +881,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
             t = 1.0
             while True:
                 st = retract(rod, state, t * dq)
-                gt = _residual_tangent(rod, st, ld, gv, moment, tangent=False)
+                gt = _residual_tangent(rod, st, ld, gv, moment, tangent=False)[free]
                 rt = np.abs(gt).max()
                 if (rt <= tol * fscale or np.linalg.norm(lu.solve(-gt)) <= (1 - 0.25 * t) * ndq
                         or rt <= floor):
@@ -881,6 +892,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
                                            f"iteration {it}: residual {res:.3e}")
             state, res = st, rt
             g, K = _residual_tangent(rod, state, ld, gv, moment)
+            g, K = g[free], K[free][:, free]
     return state
 
 
