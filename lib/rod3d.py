@@ -82,6 +82,8 @@ __all__ = [
     "quat_exp", "quat_mul", "quat_log", "rotmat", "accelerations", "lie_verlet", "lie_verlet_step",
     "lie_newmark", "kinetic_energy", "torsion_omegas", "greenhill_twist", "greenhill_lambda",
     "critical_twist", "helix", "helix_wrench", "omega_max_estimate", "StaticSolveError",
+    "elastica_rod3d", "elastica_state", "elastica_linearisation3d", "elastica_frequencies3d",
+    "elastica_system", "elastica_run",
 ]
 
 StaticSolveError = rod2d.StaticSolveError
@@ -851,7 +853,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
         free[fixed] = False
     fscale = max(rod.EI / rod.L, np.abs(load[:3]).max(), np.abs(load[3:]).max() / rod.L,
                  abs(grav) * rod.rhoA * rod.L)
-    floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA)
+    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(rod.N, 4)
     for j in range(1, steps + 1):
         lam = j / steps
         ld, gv = lam * load, lam * grav
@@ -1243,7 +1245,9 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     the equations of motion M A + (w x J w) + grad Pi(q_{n+1}) = 0 are solved by
     Newton with the iteration matrix M + dt^2 beta K (K = :func:`hessian`,
     sparse LU; the gyroscopic and log-map corrections are left out of the
-    iteration matrix, which only slows convergence).  beta = 1/4, gamma = 1/2
+    iteration matrix, which only slows convergence), until the residual is below
+    tol times the force scale or at the round-off floor 16 eps (EA + k_sGA) N of the
+    stiff stretch and shear forces.  beta = 1/4, gamma = 1/2
     (the trapezoidal rule) is unconditionally stable for the linearised rod.
 
     Returns
@@ -1275,6 +1279,8 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     a0, al0 = accelerations(rod, st, v, w, load, grav)
     A = np.column_stack([al0, a0])
     scale = max(rod.EI / rod.L, np.abs(M.reshape(N, 6) * A).max(), 1e-300)
+    # round-off floor of the stiff forces: EA (x_{e+1} - x_e)/ell carries ~ eps |x|/ell
+    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * rod.N
     rec = [] if observe is None else [observe(st, V[:, 3:].copy(), V[:, :3].copy())]
     for n in range(1, nsteps + 1):
         An = A.copy()
@@ -1285,7 +1291,7 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
             V1 = V + dt * ((1 - gamma) * A + gamma * An)
             r = eom(s1, V1, An)
             res = np.abs(r).max()
-            if res <= tol * scale:
+            if res <= max(tol * scale, floor):
                 break
             if it == maxiter:
                 raise StaticSolveError(f"Lie-Newmark: step {n} (t = {n * dt:.4g}), "
@@ -1409,17 +1415,17 @@ def _dead_end_torque_class():
     return EndTorque
 
 
-def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
-    """Run PyElastica's own position-Verlet stepper on the clamped rod under a dead tip load.
+def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=None):
+    """PyElastica's clamped rod under a dead tip load, ready to step with its own stepper.
 
-    ``load`` = (Px, Py, Pz[, Mx, My, Mz]) applied from t = 0 (``EndpointForces`` and a
-    dead end torque); ``damping`` a uniform ``AnalyticalLinearDamper`` rate (None: no
-    damping).  ``OneEndFixedBC`` clamps node 0 and the director of element 0.
+    ``load`` = (Px, Py, Pz[, Mx, My, Mz]) from t = 0 (``EndpointForces`` and a dead end
+    torque); ``damping`` a uniform ``AnalyticalLinearDamper`` rate (needs ``dt``);
+    ``OneEndFixedBC`` clamps node 0 and the director of element 0.
 
     Returns
     -------
-    (state, tips) : the final lib :class:`State` and the tip positions (m, 3) at steps
-        0, every, 2 every, ...
+    (step, erod) : ``step(dt)`` advances one ``PositionVerlet`` step and returns the
+        time; ``erod`` is the ``CosseratRod``.
     """
     import elastica as ea
 
@@ -1434,14 +1440,38 @@ def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=No
     if np.any(load[3:]):
         sim.add_forcing_to(erod).using(_dead_end_torque_class(), load[3:].copy())
     if damping is not None:
+        if dt is None:
+            raise ValueError("dt must be given with damping (PyElastica's damper needs it)")
         sim.dampen(erod).using(ea.AnalyticalLinearDamper, uniform_damping_constant=damping,
                                time_step=dt)
     sim.finalize()
     stepper = ea.PositionVerlet()
-    t = np.float64(0.0)
+    clock = {"t": np.float64(0.0)}
+
+    def step(h):
+        clock["t"] = stepper.step(sim, clock["t"], np.float64(h))
+        return clock["t"]
+
+    return step, erod
+
+
+def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
+    """Run PyElastica's own position-Verlet stepper on :func:`elastica_system`.
+
+    Returns
+    -------
+    (state, tips) : the final lib :class:`State` and the tip positions (m, 3) at steps
+        0, every, 2 every, ...
+
+    Raises
+    ------
+    FloatingPointError with the time reached if the run blows up.
+    """
+    step, erod = elastica_system(N, load, r_over_L, nu, ks, damping, dt)
     tips = [erod.position_collection[:, -1].copy()]
+    t = 0.0
     for n in range(1, nsteps + 1):
-        t = stepper.step(sim, t, np.float64(dt))
+        t = step(dt)
         if n % every == 0:
             tips.append(erod.position_collection[:, -1].copy())
     if not np.all(np.isfinite(erod.position_collection)):

@@ -359,3 +359,20 @@ def test_static_failure_says_how_far_it_got():
     m = R3.make_rod3d(6)
     with pytest.raises(R3.StaticSolveError, match="load step"):
         R3.static(m, (0.0, -50.0, 0.0), steps=1, maxiter=1)
+
+
+# --------------------------------------------------------------------------------------
+# the Explore compute function
+# --------------------------------------------------------------------------------------
+def test_explore_shape_leaves_the_plane_only_when_twist_meets_bending():
+    from lib import explore
+
+    only_torque, _ = explore.rod3d_shape(2.0, 0.0, N=10)
+    only_force, _ = explore.rod3d_shape(0.0, 2.0, N=10)
+    both, R = explore.rod3d_shape(2.0, 2.0, N=10)
+    assert np.abs(only_torque[:, 1:]).max() < 1e-10          # twisted, still straight
+    assert np.abs(only_force[:, 2]).max() < 1e-10            # planar bending
+    assert both[-1, 2] < -0.05                                # out of the x-y plane
+    assert np.allclose(R @ np.swapaxes(R, 1, 2), np.eye(3), atol=1e-12)
+    with pytest.raises(ValueError, match="twist"):
+        explore.rod3d_shape(np.nan, 1.0)
