@@ -1184,10 +1184,12 @@ def _check_int(n, name, low=0):
 
 
 def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None,
-               gyro="explicit"):
+               gyro="explicit", rigid_clamp=False):
     """Run :func:`lie_verlet_step` on the rod; record ``observe(state, v, w)`` every ``every`` steps.
 
     ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's update).
+    ``rigid_clamp=True`` holds the frame of element 0 (no torque reaches it and its
+    angular velocity stays zero): PyElastica's ``OneEndFixedBC``.
 
     Returns
     -------
@@ -1203,6 +1205,9 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f"dt must be a positive number, got {dt!r}")
     v, w = np.array(v, dtype=float), np.array(w, dtype=float)
+    if rigid_clamp:
+        if np.any(w[0]):
+            raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
 
     load, grav = _check_load(load), _check_grav(grav)
     J, mn = inertia(rod), _node_masses(rod)
@@ -1217,7 +1222,10 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
             G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
         else:
             G = _grad_cf(rod, x, Q, load, grav)
-        return -G[:, 3:] / mn[:, None], -G[:, :3]
+        tau = -G[:, :3]
+        if rigid_clamp:
+            tau[0] = 0.0
+        return -G[:, 3:] / mn[:, None], tau
 
     rec = [] if observe is None else [observe(State(x, Q), v, w)]
     for n in range(1, nsteps + 1):

@@ -376,3 +376,23 @@ def test_explore_shape_leaves_the_plane_only_when_twist_meets_bending():
     assert np.allclose(R @ np.swapaxes(R, 1, 2), np.eye(3), atol=1e-12)
     with pytest.raises(ValueError, match="twist"):
         explore.rod3d_shape(np.nan, 1.0)
+
+
+def test_dynamic_run_matches_pyelastica_once_the_clamp_is_the_same():
+    pytest.importorskip("elastica")
+    m = R3.make_rod3d(10)
+    dt = 1.0 / R3.omega_max_estimate(m)["max"]
+    n = int(round(1.0 / dt))
+    load = [0.0, -1.0, -0.5]
+    z = np.zeros((10, 3))
+
+    def tip(s, v, w):
+        return s.x[-1].copy()
+
+    *_, own = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20, observe=tip)
+    *_, rigid = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20,
+                              observe=tip, rigid_clamp=True)
+    _, pe = R3.elastica_run(10, load, dt, n, every=20)
+    gap_own = np.abs(np.array(own) - pe).max()
+    gap_rigid = np.abs(np.array(rigid) - pe).max()
+    assert gap_rigid < 0.02 * gap_own and gap_rigid < 1e-3
