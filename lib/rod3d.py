@@ -40,7 +40,10 @@ C = diag(EA, k_sGA, k_sGA), B = diag(GJ, EI, EI), c_0 = 2 (the half element at
 the clamp), c_e = 1 otherwise.  GJ = EI/(1 + nu) for the solid circular section
 (J = 2I, G = E/(2(1 + nu))).  The end moment term is a *conservative* moment:
 for rotations about a fixed axis (planar bending, pure twist) it is the dead
-moment M; :func:`static` also accepts a true dead (fixed-direction) moment.
+moment M; :func:`static` also accepts a true dead (fixed-direction) moment.  The
+logarithm is taken with angle in [0, pi], so this potential is meant for tip
+rotations below half a turn (relative rotations between neighbouring elements
+are always small).
 
 Lumped mass: rhoA ell on each node (half at the tip), and the rotary inertia
 tensor ell diag(rho J, rho I, rho I) = ell rhoI diag(2, 1, 1) on every element,
