@@ -396,3 +396,19 @@ def test_dynamic_run_matches_pyelastica_once_the_clamp_is_the_same():
     gap_own = np.abs(np.array(own) - pe).max()
     gap_rigid = np.abs(np.array(rigid) - pe).max()
     assert gap_rigid < 0.02 * gap_own and gap_rigid < 1e-3
+
+
+def test_twisted_clamped_rod_frequencies_converge_to_the_whirling_shaft():
+    # twist-bend coupled vibration: clamped-clamped shaft at half Greenhill's moment
+    kL = 0.5 * R3.greenhill_twist(0.0)
+    ref = R3.twisted_shaft_omegas(kL, 2)
+    assert R3.twisted_shaft_omegas(0.0, 1)[0] == pytest.approx(22.3733, abs=1e-4)
+    Ns = np.array([20, 40, 80])
+    err = []
+    for N in Ns:
+        m = R3.make_rod3d(N, r_over_L=0.002)
+        om = R3.twisted_frequencies(m, kL * m.EI / m.GJ, 4)
+        assert om[1] == pytest.approx(om[0], rel=1e-5)          # the two planes: a pair
+        err.append(abs(om[0] / ref[0] - 1))
+    slope = np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert -2.1 < slope < -1.9
