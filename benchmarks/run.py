@@ -11,6 +11,8 @@ Prints one table per comparison and the issue's targets with PASS / FAIL, writes
   per-element Python loop of ``benchmarks/loop_rod.py``;
 * one Verlet and one Newmark step of lib's rod at N = 20, 80 against one
   PyElastica step of the same cantilever;
+* one step of the 3-D rod (lib.rod3d's Lie-group Verlet and Newmark) against one
+  PyElastica step at N = 20, 80, 320 (``benchmarks/rod3d_steps.py``);
 * T6 neo-Hookean force + tangent on 80 x 8: lib.fem against scikit-fem;
 * lib's three kernel choices (rod gradient on a (3, N) view, batched matmul for
   the rod's element blocks, ``einsum(optimize=True)`` for the FEM tangent)
@@ -36,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench  # noqa: E402
+import rod3d_steps  # noqa: E402
 
 ROOT = bench.ROOT
 OUT = ROOT / "_build" / "bench"
@@ -158,6 +161,8 @@ def main(argv=None):
     results["rod_kernels"] = bench.rod_kernels(rounds=rounds, min_round=1e-3)
     results["rod_steps"] = bench.rod_steps(rounds=rounds,
                                            pyelastica=not args.no_pyelastica)
+    results["rod3d_steps"] = rod3d_steps.rod3d_steps(rounds=max(3, rounds // 3),
+                                                     pyelastica=not args.no_pyelastica)
     results["fem_assembly"] = bench.fem_assembly(rounds=max(3, rounds // 3))
     results["design_choices"] = bench.design_choices(rounds=rounds)
     results["widget_response"] = bench.widget_response()
@@ -175,6 +180,7 @@ def main(argv=None):
 
     print_rod_kernels(results["rod_kernels"])
     print_steps(results["rod_steps"])
+    rod3d_steps.print_rod3d_steps(results["rod3d_steps"])
     print_fem(results["fem_assembly"])
     print_choices(results["design_choices"])
     print_widgets(results["widget_response"], results.get("widget_response_1thread"))

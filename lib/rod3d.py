@@ -1,0 +1,1560 @@
+r"""The discrete Cosserat rod in three dimensions: stretch, shear, bending and twist.
+
+A cantilever of length L, clamped at s = 0 (node 0 at the origin, clamp frame
+the identity: tangent +x, section axes +y, +z), is cut into N elements of length
+ell = L/N.  It is the planar rod of :mod:`lib.rod` with one rotation per element
+instead of one angle, and it reduces to it exactly for motions in the x-y plane.
+
+State and array layout
+----------------------
+A state is a :class:`State` ``(x, Q)``:
+
+x, shape (N, 3)
+    positions of nodes 1..N (node 0 is the clamp at the origin);
+Q, shape (N, 4)
+    unit quaternions ``(w, x, y, z)`` of the element frames R_e = [d1 d2 d3]
+    (columns: d1 the section normal, the tangent when unsheared; d2, d3 the
+    section axes).
+
+Rotations are never parameterised globally.  A displacement is a vector of
+length 6N in the layout of :mod:`lib.rod` extended to 3-D,
+
+    dq[6e : 6e+3]   = psi_e      rotation increment of element e, in its own frame,
+    dq[6e+3 : 6e+6] = dx_{e+1}   displacement of node e+1,
+
+applied by :func:`retract`: R_e <- R_e exp(hat(psi_e)), x <- x + dx.  Gradients
+and Hessians are taken with respect to these increments at zero (exponential
+coordinates centred on the current state), so there is no singular
+parameterisation anywhere.  In the planar state (rotations about z), the dofs
+``6e+2, 6e+3, 6e+4`` are lib.rod's ``phi_e, x_{e+1}, y_{e+1}``.
+
+Energy (the construction of :mod:`lib.rod`, in 3-D).  With d_e = x_{e+1} - x_e,
+the strain of element e is Gamma_e = R_e^T d_e / ell - e1 (stretch, two shears),
+and between elements e-1 and e (R_{-1} = I, the clamp) the rotation vector
+theta_e = log(R_{e-1}^T R_e) (twist, two bendings):
+
+    Pi = sum_e ell/2 Gamma_e^T C Gamma_e + sum_e c_e/(2 ell) theta_e^T B theta_e
+         + g sum_i m_i y_i - P . x_N - M . log(R_{N-1}),
+
+C = diag(EA, k_sGA, k_sGA), B = diag(GJ, EI, EI), c_0 = 2 (the half element at
+the clamp), c_e = 1 otherwise.  GJ = EI/(1 + nu) for the solid circular section
+(J = 2I, G = E/(2(1 + nu))).  The end moment term is a *conservative* moment:
+for rotations about a fixed axis (planar bending, pure twist) it is the dead
+moment M; :func:`static` also accepts a true dead (fixed-direction) moment.  The
+logarithm is taken with angle in [0, pi], so this potential is meant for tip
+rotations below half a turn (relative rotations between neighbouring elements
+are always small).
+
+Lumped mass: rhoA ell on each node (half at the tip), and the rotary inertia
+tensor ell diag(rho J, rho I, rho I) = ell rhoI diag(2, 1, 1) on every element,
+in its own frame.
+
+References
+----------
+Simo and Vu-Quoc (1986) for the geometrically exact rod; Lang, Linn and Arnold
+(2011) for discrete Cosserat rods with quaternions; Gazzola et al. (2018) for
+PyElastica's discretisation and time stepper; Love (1927) and Kirchhoff (1859)
+for the helix; Greenhill (1883) for torsional buckling.
+
+Examples
+--------
+>>> rod = make_rod3d(4)
+>>> s = straight(rod)
+>>> float(abs(gradient(rod, s)).max())
+0.0
+>>> frequencies(rod, 2).round(3)       # the two bending planes: a degenerate pair
+array([3.33, 3.33])
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+from scipy.optimize import brentq
+from scipy.sparse.linalg import splu
+
+from . import rod as rod2d
+
+__all__ = [
+    "Rod3D", "State", "make_rod3d", "straight", "retract", "energy", "gradient", "hessian",
+    "mass", "inertia", "frequencies", "modes", "static", "tip", "from_planar", "planar_dofs",
+    "quat_exp", "quat_mul", "quat_log", "rotmat", "accelerations", "lie_verlet", "lie_verlet_step",
+    "lie_newmark", "kinetic_energy", "torsion_omegas", "greenhill_twist", "greenhill_lambda",
+    "critical_twist", "twisted_frequencies", "twisted_shaft_omegas", "helix", "helix_wrench", "omega_max_estimate", "StaticSolveError",
+    "elastica_rod3d", "elastica_state", "elastica_linearisation3d", "elastica_frequencies3d",
+    "elastica_system", "elastica_run",
+]
+
+StaticSolveError = rod2d.StaticSolveError
+
+
+class State(NamedTuple):
+    """A configuration of the 3-D rod: node positions x (N, 3), element quaternions Q (N, 4)."""
+
+    x: np.ndarray
+    Q: np.ndarray
+
+
+@dataclass(frozen=True)
+class Rod3D:
+    """Parameters of the discrete 3-D Cosserat cantilever (see module docstring).
+
+    Made by :func:`make_rod3d`; the planar fields have the meaning of :class:`lib.rod.Rod`,
+    plus the torsional stiffness ``GJ``.
+    """
+
+    N: int
+    L: float
+    EI: float
+    rhoA: float
+    r_over_L: float
+    nu: float
+    ks: float
+    EA: float
+    kGA: float
+    GJ: float
+    rhoI: float
+
+    @property
+    def ell(self) -> float:
+        """Element length L / N."""
+        return self.L / self.N
+
+    @property
+    def ndof(self) -> int:
+        """Number of displacement unknowns, 6N."""
+        return 6 * self.N
+
+    @property
+    def planar(self) -> rod2d.Rod:
+        """The planar rod of :mod:`lib.rod` with the same parameters."""
+        return rod2d.make_rod(self.N, self.r_over_L, self.nu, self.ks, self.L, self.EI, self.rhoA)
+
+
+def make_rod3d(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
+    """Build a discrete 3-D rod of N elements with a solid circular section.
+
+    Same arguments, validation and section stiffnesses as :func:`lib.rod.make_rod`
+    (EA = 4 EI/r^2, k_sGA = ks EA/(2(1+nu)), rhoI = rhoA r^2/4), plus the torsional
+    stiffness GJ = EI/(1+nu).
+
+    Raises
+    ------
+    ValueError naming the offending argument.
+
+    Examples
+    --------
+    >>> rod = make_rod3d(20)
+    >>> rod.EA, round(rod.kGA, 9), round(rod.GJ, 12)
+    (2500.0, 750.0, 0.666666666667)
+    """
+    p = rod2d.make_rod(N, r_over_L, nu, ks, L, EI, rhoA)
+    return Rod3D(N=p.N, L=p.L, EI=p.EI, rhoA=p.rhoA, r_over_L=p.r_over_L, nu=p.nu, ks=p.ks,
+                 EA=p.EA, kGA=p.kGA, GJ=p.EI / (1.0 + p.nu), rhoI=p.rhoI)
+
+
+# --------------------------------------------------------------------------------------
+# rotations: quaternions, exp / log, Jacobians of the log map
+# --------------------------------------------------------------------------------------
+def _hat(v):
+    """Skew matrices of a stack of vectors, (..., 3) -> (..., 3, 3)."""
+    v = np.asarray(v, dtype=float)
+    out = np.zeros(v.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
+    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
+    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
+    return out
+
+
+_P1, _P2 = [1, 2, 0], [2, 0, 1]
+
+
+def _cross(a, b):
+    """Cross product along the last axis (cheaper than ``np.cross`` for small stacks)."""
+    return a[..., _P1] * b[..., _P2] - a[..., _P2] * b[..., _P1]
+
+
+def quat_mul(p, q):
+    """Hamilton product of quaternion stacks ``(w, x, y, z)``, shape (..., 4).
+
+    >>> quat_mul([0, 1, 0, 0], [0, 0, 1, 0]).tolist()     # i j = k
+    [0.0, 0.0, 0.0, 1.0]
+    """
+    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    pw, pv = p[..., :1], p[..., 1:]
+    qw, qv = q[..., :1], q[..., 1:]
+    w = pw * qw - np.sum(pv * qv, axis=-1, keepdims=True)
+    v = pw * qv + qw * pv + _cross(pv, qv)
+    return np.concatenate([w, v], axis=-1)
+
+
+def _conj(q):
+    q = np.array(q, dtype=float)
+    q[..., 1:] *= -1.0
+    return q
+
+
+def quat_exp(psi):
+    """Unit quaternion of the rotation vector ``psi`` (..., 3), exact for every angle.
+
+    >>> np.round(quat_exp([0, 0, np.pi]), 12).tolist()
+    [0.0, 0.0, 0.0, 1.0]
+    """
+    psi = np.asarray(psi, dtype=float)
+    t = np.linalg.norm(psi, axis=-1, keepdims=True)
+    half = 0.5 * t
+    # sin(t/2)/t, with its series below 1e-4 (error < 1e-18)
+    s = np.where(t < 1e-4, 0.5 - t * t / 48.0, np.sin(half) / np.where(t == 0, 1.0, t))
+    return np.concatenate([np.cos(half), s * psi], axis=-1)
+
+
+def quat_log(q):
+    """Rotation vector (angle in [0, pi]) of unit quaternions (..., 4): the log map.
+
+    >>> np.round(quat_log(quat_exp([0.3, -0.2, 1.0])), 12).tolist()
+    [0.3, -0.2, 1.0]
+    """
+    q = np.asarray(q, dtype=float)
+    w, v = q[..., :1], q[..., 1:]
+    sgn = np.where(w < 0, -1.0, 1.0)                # q and -q are the same rotation
+    w, v = w * sgn, v * sgn
+    n = np.linalg.norm(v, axis=-1, keepdims=True)
+    f = np.where(n < 1e-8, 2.0 / np.where(w == 0, 1.0, w) * (1.0 - n * n / (3.0 * w * w)),
+                 2.0 * np.arctan2(n, w) / np.where(n == 0, 1.0, n))
+    return f * v
+
+
+def rotmat(Q):
+    """Rotation matrices (..., 3, 3) of unit quaternions (..., 4); columns d1, d2, d3.
+
+    >>> rotmat(quat_exp([0, 0, np.pi / 2])).round(12).tolist()[0]
+    [0.0, -1.0, 0.0]
+    """
+    Q = np.asarray(Q, dtype=float)
+    w, x, y, z = Q[..., 0], Q[..., 1], Q[..., 2], Q[..., 3]
+    R = np.empty(Q.shape[:-1] + (3, 3))
+    R[..., 0, 0] = 1 - 2 * (y * y + z * z)
+    R[..., 0, 1] = 2 * (x * y - w * z)
+    R[..., 0, 2] = 2 * (x * z + w * y)
+    R[..., 1, 0] = 2 * (x * y + w * z)
+    R[..., 1, 1] = 1 - 2 * (x * x + z * z)
+    R[..., 1, 2] = 2 * (y * z - w * x)
+    R[..., 2, 0] = 2 * (x * z - w * y)
+    R[..., 2, 1] = 2 * (y * z + w * x)
+    R[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    return R
+
+
+def _log_coeffs(t):
+    """c(t) = 1/t^2 - (1 + cos t)/(2 t sin t) and c'(t)/t, with series for small t."""
+    t = np.asarray(t, dtype=float)
+    small = t < 0.05
+    ts = np.where(small, 1.0, t)
+    cot = 1.0 / np.tan(0.5 * ts)
+    c_dir = 1.0 / ts**2 - cot / (2.0 * ts)
+    dc_dir = (-2.0 / ts**3 + cot / (2.0 * ts**2) + 1.0 / (4.0 * ts * np.sin(0.5 * ts) ** 2)) / ts
+    t2 = t * t
+    c_ser = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0 + t2**3 / 1209600.0
+    dc_ser = 1.0 / 360.0 + t2 / 7560.0 + t2 * t2 / 201600.0
+    return np.where(small, c_ser, c_dir), np.where(small, dc_ser, dc_dir)
+
+
+def _jinv(theta, sigma):
+    """sigma = +1: J_r^{-1}(theta); sigma = -1: J_l^{-1}(theta) = I - hat/2 + c hat^2."""
+    t = np.linalg.norm(theta, axis=-1)
+    c, _ = _log_coeffs(t)
+    H = _hat(theta)
+    return np.eye(3) + 0.5 * sigma * H + c[..., None, None] * (H @ H)
+
+
+def _gmat(theta, m, sigma):
+    """Matrix G with m . (D[J_sigma^{-1}](theta)[v] w) = v^T G w (second derivative of log)."""
+    t = np.linalg.norm(theta, axis=-1)
+    c, dct = _log_coeffs(t)
+    Hm, Ht = _hat(m), _hat(theta)
+    k = np.cross(m, theta)
+    tt_m = np.einsum("...ij,...j->...i", Ht @ Ht, m)
+    return (-0.5 * sigma * Hm - c[..., None, None] * (Hm @ Ht + _hat(k))
+            + dct[..., None, None] * theta[..., :, None] * tt_m[..., None, :])
+
+
+def _sym(A):
+    return 0.5 * (A + np.swapaxes(A, -1, -2))
+
+
+def _log_terms(theta, K, m, order):
+    """Gradient and Hessian blocks of f(log(exp(-a^) Q exp(b^))) at a = b = 0.
+
+    f has gradient m = df/dtheta and Hessian K in theta.  Returns (ga, gb) and, if
+    order == 2, (Haa, Hab, Hbb).
+    """
+    Jr = _jinv(theta, +1.0)
+    Jl = _jinv(theta, -1.0)
+    JrT, JlT = np.swapaxes(Jr, -1, -2), np.swapaxes(Jl, -1, -2)
+    gb = np.einsum("...ij,...j->...i", JrT, m)
+    ga = -np.einsum("...ij,...j->...i", JlT, m)
+    if order == 1:
+        return ga, gb
+    Gp, Gm = _gmat(theta, m, +1.0), _gmat(theta, m, -1.0)
+    Hbb = JrT @ K @ Jr + _sym(JrT @ Gp)
+    Haa = JlT @ K @ Jl + _sym(JlT @ Gm)
+    Hab = -JlT @ K @ Jr - JlT @ Gp
+    return ga, gb, Haa, Hab, Hbb
+
+
+# --------------------------------------------------------------------------------------
+# states
+# --------------------------------------------------------------------------------------
+def straight(rod):
+    """The straight, unstressed reference state along +x.
+
+    >>> s = straight(make_rod3d(2))
+    >>> s.x.tolist(), s.Q.tolist()
+    ([[0.5, 0.0, 0.0], [1.0, 0.0, 0.0]], [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    """
+    x = np.zeros((rod.N, 3))
+    x[:, 0] = rod.ell * np.arange(1, rod.N + 1)
+    Q = np.zeros((rod.N, 4))
+    Q[:, 0] = 1.0
+    return State(x, Q)
+
+
+def _check_state(rod, state):
+    try:
+        x, Q = state
+    except (TypeError, ValueError):
+        raise ValueError("state must be a State (x, Q)") from None
+    x = np.asarray(x, dtype=float)
+    Q = np.asarray(Q, dtype=float)
+    if x.shape != (rod.N, 3) or Q.shape != (rod.N, 4):
+        raise ValueError(f"state must have x of shape ({rod.N}, 3) and Q of shape ({rod.N}, 4), "
+                         f"got {x.shape} and {Q.shape}")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
+        raise ValueError("state must be finite")
+    return x, Q
+
+
+def retract(rod, state, dq):
+    """Apply a displacement (layout ``[psi_e, dx_{e+1}]``): R_e exp(hat psi_e), x + dx.
+
+    The quaternions are renormalised (the update is exact; this only removes round-off).
+
+    >>> rod = make_rod3d(1)
+    >>> s = retract(rod, straight(rod), [0, 0, np.pi / 2, 0, 0, 0])
+    >>> rotmat(s.Q)[0].round(12)[:, 0].tolist()     # d1 now along +y
+    [0.0, 1.0, 0.0]
+    """
+    x, Q = _check_state(rod, state)
+    dq = np.asarray(dq, dtype=float)
+    if dq.shape != (rod.ndof,):
+        raise ValueError(f"dq must have shape ({rod.ndof},), got {dq.shape}")
+    D = dq.reshape(rod.N, 6)
+    Qn = quat_mul(Q, quat_exp(D[:, :3]))
+    Qn /= np.linalg.norm(Qn, axis=1, keepdims=True)
+    return State(x + D[:, 3:], Qn)
+
+
+def from_planar(rod, q):
+    """The 3-D state of a planar :mod:`lib.rod` state ``q = [phi_e, x_{e+1}, y_{e+1}]``.
+
+    >>> rod = make_rod3d(2)
+    >>> s = from_planar(rod, rod2d.straight(rod.planar))
+    >>> bool(np.allclose(s.x, straight(rod).x))
+    True
+    """
+    q = np.asarray(q, dtype=float)
+    if q.shape != (3 * rod.N,):
+        raise ValueError(f"q must have shape ({3 * rod.N},), got {q.shape}")
+    Q3 = q.reshape(rod.N, 3)
+    x = np.column_stack([Q3[:, 1], Q3[:, 2], np.zeros(rod.N)])
+    psi = np.zeros((rod.N, 3))
+    psi[:, 2] = Q3[:, 0]
+    return State(x, quat_exp(psi))
+
+
+def planar_dofs(rod):
+    """Indices of lib.rod's dofs ``[phi_e, x_{e+1}, y_{e+1}]`` in the 6N layout.
+
+    >>> planar_dofs(make_rod3d(2)).tolist()
+    [2, 3, 4, 8, 9, 10]
+    """
+    e = np.arange(rod.N)
+    return np.column_stack([6 * e + 2, 6 * e + 3, 6 * e + 4]).ravel()
+
+
+# --------------------------------------------------------------------------------------
+# energy, gradient, Hessian
+# --------------------------------------------------------------------------------------
+def _check_load(load):
+    if load is None:
+        return np.zeros(6)
+    arr = np.asarray(load, dtype=float)
+    if arr.shape == (3,):
+        arr = np.concatenate([arr, np.zeros(3)])
+    if arr.shape != (6,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"load must be a finite (Px, Py, Pz[, Mx, My, Mz]), got {load!r}")
+    return arr
+
+
+def _check_grav(grav):
+    return rod2d._check_grav(grav)
+
+
+def _bending_weights(rod):
+    w = np.ones(rod.N)
+    w[0] = 2.0
+    return w
+
+
+def _node_masses(rod):
+    return rod2d._node_masses(rod)
+
+
+def _kin(rod, x, Q):
+    R = rotmat(Q)
+    d = np.diff(np.vstack([np.zeros(3), x]), axis=0)            # (N, 3)
+    u = np.einsum("eji,ej->ei", R, d)                             # R^T d
+    C = np.array([rod.EA, rod.kGA, rod.kGA])
+    Gam = u / rod.ell
+    Gam[:, 0] -= 1.0
+    n = C * Gam                                                    # body force
+    Qprev = np.vstack([[1.0, 0.0, 0.0, 0.0], Q[:-1]])
+    theta = quat_log(quat_mul(_conj(Qprev), Q))                   # (N, 3)
+    return R, u, Gam, n, theta
+
+
+def energy(rod, state, load=None, grav=0.0):
+    """Potential energy Pi of a state (equation in the module docstring).
+
+    Parameters
+    ----------
+    rod : Rod3D
+    state : State
+    load : array_like (3,) or (6,), optional
+        Tip force (Px, Py, Pz) and conservative tip moment (Mx, My, Mz).
+    grav : float
+        Gravity g in -y on the lumped node masses.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> rod = make_rod3d(3)
+    >>> abs(energy(rod, straight(rod), load=(0, -1, 0))) < 1e-20
+    True
+    """
+    x, Q = _check_state(rod, state)
+    load, grav = _check_load(load), _check_grav(grav)
+    _, _, Gam, n, theta = _kin(rod, x, Q)
+    B = np.array([rod.GJ, rod.EI, rod.EI])
+    E = 0.5 * rod.ell * np.sum(Gam * n)
+    E += 0.5 / rod.ell * np.sum(_bending_weights(rod)[:, None] * B * theta**2)
+    E += grav * (x[:, 1] @ _node_masses(rod))
+    E -= load[:3] @ x[-1]
+    if np.any(load[3:]):
+        E -= load[3:] @ quat_log(Q[-1])
+    return float(E)
+
+
+def _element_terms(rod, x, Q, order):
+    R, u, Gam, n, theta = _kin(rod, x, Q)
+    ell = rod.ell
+    B = np.array([rod.GJ, rod.EI, rod.EI])
+    w = _bending_weights(rod)
+    m = (w / ell)[:, None] * B * theta                              # joint moments (N, 3)
+    Kb = (w / ell)[:, None, None] * np.diag(B)[None]
+    g_psi_s = np.cross(n, u)                                       # stretch-shear on psi_e
+    f_spatial = np.einsum("eij,ej->ei", R, n)                       # R n on x_{e+1}
+    lt = _log_terms(theta, Kb, m, order)
+    out = dict(R=R, u=u, n=n, theta=theta, m=m, g_psi_s=g_psi_s, f=f_spatial, lt=lt)
+    return out
+
+
+
+def _cross_cf(a, b):
+    """Cross product of component-first stacks (3, n)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]])
+
+
+def _grad_cf(rod, x, Q, load, grav):
+    """Gradient as an (N, 6) array, component-first arithmetic (the explicit hot path).
+
+    Same result as the general code in :func:`gradient` (the tests compare them), with
+    J_r^{-T} m = m - theta x m / 2 + c theta x (theta x m) and
+    J_l^{-T} m = m + theta x m / 2 + c theta x (theta x m) written out.
+    """
+    N, ell = rod.N, rod.ell
+    w, qx, qy, qz = Q.T
+    # rotation matrix entries R_ij (each (N,))
+    xx, yy, zz = qx * qx, qy * qy, qz * qz
+    xy, xz, yz = qx * qy, qx * qz, qy * qz
+    wx, wy, wz = w * qx, w * qy, w * qz
+    R = np.array([[1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)],
+                  [2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)],
+                  [2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy)]])
+    d = np.empty((3, N))
+    xt = x.T
+    d[:, 0] = xt[:, 0]
+    np.subtract(xt[:, 1:], xt[:, :-1], out=d[:, 1:])
+    u = np.einsum("jie,je->ie", R, d)                    # R^T d
+    n = u / ell
+    n[0] -= 1.0
+    n *= np.array([rod.EA, rod.kGA, rod.kGA])[:, None]
+    f = np.einsum("ije,je->ie", R, n)                    # R n (spatial force)
+    # relative rotations conj(Q_{e-1}) Q_e, Q_{-1} = 1
+    pw = np.empty(N)
+    pv = np.empty((3, N))
+    pw[0], pv[:, 0] = 1.0, 0.0
+    pw[1:], pv[:, 1:] = w[:-1], -Q[:-1, 1:].T
+    qv = Q[:, 1:].T
+    rw = pw * w - np.sum(pv * qv, axis=0)
+    rv = pw * qv + w * pv + _cross_cf(pv, qv)
+    sg = np.where(rw < 0, -1.0, 1.0)
+    rw, rv = rw * sg, rv * sg
+    nv = np.sqrt(np.sum(rv * rv, axis=0))
+    fac = np.where(nv < 1e-8, 2.0 / rw * (1.0 - nv * nv / (3.0 * rw * rw)),
+                   2.0 * np.arctan2(nv, rw) / np.where(nv == 0, 1.0, nv))
+    th = fac * rv
+    wts = np.ones(N)
+    wts[0] = 2.0
+    m = th * (wts / ell) * np.array([rod.GJ, rod.EI, rod.EI])[:, None]
+    c, _ = _log_coeffs(np.sqrt(np.sum(th * th, axis=0)))
+    txm = _cross_cf(th, m)
+    ttm = c * _cross_cf(th, txm)
+    gb = m - 0.5 * txm + ttm
+    ga = -(m + 0.5 * txm + ttm)
+    G = np.empty((6, N))
+    G[:3] = _cross_cf(n, u) + gb
+    G[:3, :-1] += ga[:, 1:]
+    G[3:] = f
+    G[3:, :-1] -= f[:, 1:]
+    if grav:
+        G[4] += grav * _node_masses(rod)
+    G[3:, -1] -= load[:3]
+    return G.T
+
+
+def gradient(rod, state, load=None, grav=0.0):
+    """Gradient of :func:`energy` with respect to the increments ``[psi_e, dx_{e+1}]``.
+
+    Per element, with the body force n = C Gamma and u = R^T d:
+    dPi/dpsi_e = n x u (stretch and shear) + J_r^{-T}(theta_e) m_e
+    - J_l^{-T}(theta_{e+1}) m_{e+1} (bending and twist, m = c B theta / ell),
+    dPi/dx_{e+1} = R_e n_e - R_{e+1} n_{e+1}.
+
+    Returns
+    -------
+    ndarray, shape (6N,)
+
+    Examples
+    --------
+    >>> rod = make_rod3d(2)
+    >>> gradient(rod, straight(rod), load=(0, 0, -1)).tolist()[-3:]
+    [0.0, 0.0, 1.0]
+    """
+    x, Q = _check_state(rod, state)
+    load, grav = _check_load(load), _check_grav(grav)
+    G = _grad_cf(rod, x, Q, load, grav)
+    if np.any(load[3:]):
+        th = quat_log(Q[-1])
+        G[-1, :3] -= _jinv(th, +1.0).T @ load[3:]
+    return G.ravel()
+
+
+def _blocks(rod, x, Q, load):
+    """Element-vectorised Hessian blocks as COO triplets (rows, cols, values)."""
+    N, ell = rod.N, rod.ell
+    t = _element_terms(rod, x, Q, 2)
+    R, u, n = t["R"], t["u"], t["n"]
+    C = np.array([rod.EA, rod.kGA, rod.kGA])
+    U = _hat(u)
+    # stretch-shear: local unknowns (psi_e, x_e, x_{e+1})
+    Hpp = np.einsum("eki,k,ekj->eij", U, C, U) / ell
+    Hpp += _sym(n[:, :, None] * u[:, None, :]) - np.sum(n * u, axis=1)[:, None, None] * np.eye(3)
+    Hpd = (_hat(n) - U * C[None, None, :] / ell) @ np.swapaxes(R, 1, 2)
+    Hdd = (R * C[None, None, :]) @ np.swapaxes(R, 1, 2) / ell
+    e = np.arange(N)
+    ip = 6 * e[:, None] + np.arange(3)            # psi_e
+    ixb = 6 * e[:, None] + 3 + np.arange(3)       # x_{e+1}
+    ixa = ixb - 6                                  # x_e (negative for e = 0: the clamp)
+    rows, cols, vals = [], [], []
+
+    def add(I, J, H):
+        r = np.broadcast_to(I[:, :, None], H.shape)
+        c = np.broadcast_to(J[:, None, :], H.shape)
+        keep = (r >= 0) & (c >= 0)
+        rows.append(r[keep])
+        cols.append(c[keep])
+        vals.append(H[keep])
+
+    HpdT = np.swapaxes(Hpd, 1, 2)
+    add(ip, ip, Hpp)
+    add(ip, ixb, Hpd)
+    add(ixb, ip, HpdT)
+    add(ip, ixa, -Hpd)
+    add(ixa, ip, -HpdT)
+    add(ixb, ixb, Hdd)
+    add(ixa, ixa, Hdd)
+    add(ixa, ixb, -Hdd)
+    add(ixb, ixa, -Hdd)
+    # bending and twist: joint e between elements e-1 (a) and e (b)
+    _, _, Haa, Hab, Hbb = t["lt"]
+    add(ip, ip, Hbb)
+    add(ip[:-1], ip[:-1], Haa[1:])
+    add(ip[:-1], ip[1:], Hab[1:])
+    add(ip[1:], ip[:-1], np.swapaxes(Hab[1:], 1, 2))
+    if np.any(load[3:]):                     # conservative end moment -M . log(R_{N-1})
+        th = quat_log(Q[-1])[None]
+        *_, Hm = _log_terms(th, np.zeros((1, 3, 3)), -load[3:][None], 2)
+        add(ip[-1:], ip[-1:], Hm)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+
+
+def hessian(rod, state, load=None):
+    """Hessian of :func:`energy` in the increments ``[psi_e, dx_{e+1}]``, ``scipy.sparse`` CSR.
+
+    Exponential coordinates centred on the state: H = d^2 Pi(retract(state, dq))/dq^2 at
+    dq = 0 (symmetric).  Per element (stretch-shear, u = R^T d, n = C Gamma):
+
+        d2/dpsi2   = hat(u)^T C hat(u)/ell + sym(n u^T) - (n . u) I
+        d2/dpsi dx = (hat(n) - hat(u) C/ell) R^T,      d2/dx2 = R C R^T/ell,
+
+    and per joint the second derivative of f(theta) = c theta^T B theta/(2 ell) through
+    the log map, with J_r^{-1}, J_l^{-1} and their directional derivatives.  Only the
+    conservative end moment (if any) enters; forces and gravity are linear.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (6N, 6N)
+
+    Examples
+    --------
+    >>> rod = make_rod3d(3)
+    >>> H = hessian(rod, straight(rod))
+    >>> H.shape, float(abs(H - H.T).max())
+    ((18, 18), 0.0)
+    """
+    x, Q = _check_state(rod, state)
+    load = _check_load(load)
+    r, c, v = _blocks(rod, x, Q, load)
+    n = rod.ndof
+    return sp.coo_matrix((v, (r, c)), shape=(n, n)).tocsr()
+
+
+# --------------------------------------------------------------------------------------
+# mass, frequencies
+# --------------------------------------------------------------------------------------
+def inertia(rod):
+    """Body-frame principal rotary inertia of each element, shape (N, 3): ell rhoI (2, 1, 1).
+
+    >>> inertia(make_rod3d(2, r_over_L=0.2))[0].round(6).tolist()
+    [0.01, 0.005, 0.005]
+    """
+    return np.tile(rod.rhoI * rod.ell * np.array([2.0, 1.0, 1.0]), (rod.N, 1))
+
+
+def mass(rod):
+    """Lumped mass as a vector in the 6N layout: inertia on psi_e, node mass on x_{e+1}.
+
+    >>> mass(make_rod3d(1, r_over_L=0.2)).round(6).tolist()
+    [0.02, 0.01, 0.01, 0.5, 0.5, 0.5]
+    """
+    M = np.empty((rod.N, 6))
+    M[:, :3] = inertia(rod)
+    M[:, 3:] = _node_masses(rod)[:, None]
+    return M.ravel()
+
+
+def _check_k(k, n):
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
+                          or not 1 <= k <= n):
+        raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+
+
+def modes(rod, k=None, state=None, load=None):
+    """Frequencies and M-orthonormal mode shapes of the linearisation about a state.
+
+    K v = omega^2 M v with K = :func:`hessian` (default: the straight state) and the
+    lumped M, dense ``scipy.linalg.eigh``.
+
+    Returns
+    -------
+    omega : (k,) ndarray ascending;  V : (6N, k) ndarray
+
+    Examples
+    --------
+    >>> om, V = modes(make_rod3d(4), 3)
+    >>> V.shape
+    (24, 3)
+    """
+    n = rod.ndof
+    _check_k(k, n)
+    s = straight(rod) if state is None else state
+    K = hessian(rod, s, load).toarray()
+    sub = None if k is None else [0, k - 1]
+    lam, V = sla.eigh(K, np.diag(mass(rod)), subset_by_index=sub)
+    if lam[0] < 0:
+        raise ValueError(f"the state is not stable: lowest eigenvalue {lam[0]:.3e} < 0")
+    return np.sqrt(lam), V
+
+
+def frequencies(rod, k=None):
+    """Angular frequencies of the rod linearised about the straight state, all modes ascending.
+
+    At the straight state twist, the two bending planes and stretch decouple; the
+    in-plane bending/shear frequencies equal :func:`lib.rod.frequencies` (each twice).
+
+    Examples
+    --------
+    >>> frequencies(make_rod3d(40, r_over_L=0.002), 1).round(4)
+    array([3.5141])
+    """
+    return modes(rod, k)[0]
+
+
+def torsion_omegas(k, L=1.0, GJ=1.0, rhoJ=1.0):
+    """Torsional frequencies of the clamped-free shaft: (2n-1) pi/(2L) sqrt(GJ/rhoJ).
+
+    >>> torsion_omegas(2).round(6).tolist()
+    [1.570796, 4.712389]
+    """
+    n = np.arange(1, k + 1)
+    return (2 * n - 1) * np.pi / (2 * L) * math.sqrt(GJ / rhoJ)
+
+
+def omega_max_estimate(rod):
+    r"""Highest frequency of the discrete rod from the zig-zag (wavenumber pi) element modes.
+
+    Three branches, each from one element of the infinite chain with every
+    neighbour moving in antiphase:
+
+    * twist: rotary inertia ell rho J against springs 4 GJ/ell, omega^2 = 4 GJ/(rho J ell^2);
+    * stretch: omega^2 = 4 EA/(rhoA ell^2);
+    * shear-rotation (per plane): unknowns (psi, w), stiffness
+      [[S ell + 4 EI/ell, 2 S], [2 S, 4 S/ell]], mass diag(rhoI ell, rhoA ell);
+      the larger root.
+
+    Returns
+    -------
+    dict with keys "twist", "stretch", "shear_rotation", "max".
+
+    Examples
+    --------
+    >>> e = omega_max_estimate(make_rod3d(20))
+    >>> e["max"] == e["shear_rotation"]
+    True
+    """
+    ell, S, EI = rod.ell, rod.kGA, rod.EI
+    tw = 2.0 * math.sqrt(rod.GJ / (2.0 * rod.rhoI)) / ell
+    st = 2.0 * math.sqrt(rod.EA / rod.rhoA) / ell
+    K = np.array([[S * ell + 4 * EI / ell, 2 * S], [2 * S, 4 * S / ell]])
+    M = np.diag([rod.rhoI * ell, rod.rhoA * ell])
+    sr = math.sqrt(sla.eigh(K, M, eigvals_only=True)[-1])
+    return {"twist": tw, "stretch": st, "shear_rotation": sr, "max": max(tw, st, sr)}
+
+
+# --------------------------------------------------------------------------------------
+# statics
+# --------------------------------------------------------------------------------------
+def tip(rod, state):
+    """Tip position x_N (3,) and the last element's rotation matrix (3, 3).
+
+    >>> p, R = tip(make_rod3d(2), straight(make_rod3d(2)))
+    >>> p.tolist(), bool(np.allclose(R, np.eye(3)))
+    ([1.0, 0.0, 0.0], True)
+    """
+    x, Q = _check_state(rod, state)
+    return x[-1].copy(), rotmat(Q[-1])
+
+
+def _residual_tangent(rod, state, load, grav, moment, tangent=True):
+    """Residual and its consistent (right-trivialised) tangent for Newton on the group.
+
+    The residual at R exp(hat psi) taken in its own frame has derivative
+    H + hat(g_rot)/2 (H the exponential-coordinate Hessian, g_rot the rotational
+    gradient); a dead moment M adds -R^T M to the tip residual and -hat(R^T M) to the
+    tangent.
+    """
+    x, Q = state
+    dead = moment == "dead" and np.any(load[3:])
+    ld = np.concatenate([load[:3], np.zeros(3)]) if dead else load
+    g = gradient(rod, state, ld, grav)
+    if not tangent:
+        if dead:
+            g = g.copy()
+            g[-6:-3] -= rotmat(Q[-1]).T @ load[3:]
+        return g
+    K = hessian(rod, state, ld)
+    blocks = 0.5 * _hat(g.reshape(rod.N, 6)[:, :3])
+    if dead:
+        mb = rotmat(Q[-1]).T @ load[3:]              # dead moment in the tip element frame
+        g = g.copy()
+        g[-6:-3] -= mb
+        blocks[-1] -= _hat(mb)
+    e = np.arange(rod.N)
+    I = 6 * e[:, None] + np.arange(3)
+    T = sp.coo_matrix((blocks.ravel(), (np.repeat(I, 3, axis=1).ravel(),
+                                        np.tile(I, (1, 3)).ravel())), shape=K.shape)
+    return g, (K + T.tocsr()).tocsr()
+
+
+def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=50,
+           moment="conservative", fixed=None):
+    """Equilibrium of the 3-D rod under a tip force and moment and gravity.
+
+    Load-incremented Newton on SO(3)^N x R^3N: at each iterate the consistent tangent
+    system K dq = -r (sparse LU, ``scipy.sparse.linalg.splu``) is solved and the state
+    is updated by :func:`retract`, damped by Deuflhard's natural monotonicity test
+    (the step is halved until ||K^{-1} r(new)|| < (1 - t/4) ||dq||).  Converged when ||r||_inf <= tol max(EI/L, |P|, |M|/L, g rhoA L).
+
+    Parameters
+    ----------
+    rod : Rod3D
+    load : (3,) or (6,) array_like
+        Tip force and moment.
+    grav : float
+        Gravity in -y.
+    steps, tol, maxiter : load increments, relative tolerance, iterations per increment.
+    state0 : State, optional
+        Start (default :func:`straight`).
+    moment : "conservative" or "dead"
+        The tip moment as in :func:`energy`, or a dead moment fixed in space
+        (not conservative in 3-D; the tangent is then not symmetric).
+    fixed : array_like of int, optional
+        Displacement dofs held at their start values (``[0, 1, 2]`` holds R_0: the
+        rigid first element of PyElastica's clamp).
+
+    Raises
+    ------
+    StaticSolveError naming the load step, iteration and residual.
+
+    Examples
+    --------
+    >>> rod = make_rod3d(20, r_over_L=0.002)
+    >>> p, _ = tip(rod, static(rod, (0.0, 0.0, -1e-3)))
+    >>> round(float(p[2]) / 1e-3, 4)  # as lib.rod's example, bending in x-z
+    -0.3338
+    """
+    load, grav = _check_load(load), _check_grav(grav)
+    if moment not in ("conservative", "dead"):
+        raise ValueError(f"moment must be 'conservative' or 'dead', got {moment!r}")
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
+    state = straight(rod) if state0 is None else State(*_check_state(rod, state0))
+    free = np.ones(rod.ndof, dtype=bool)
+    if fixed is not None:
+        fixed = np.asarray(fixed, dtype=int)
+        if fixed.ndim != 1 or np.any((fixed < 0) | (fixed >= rod.ndof)):
+            raise ValueError(f"fixed must be dof indices in 0..{rod.ndof - 1}, got {fixed!r}")
+        free[fixed] = False
+    fscale = max(rod.EI / rod.L, np.abs(load[:3]).max(), np.abs(load[3:]).max() / rod.L,
+                 abs(grav) * rod.rhoA * rod.L)
+    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(rod.N, 4)
+    for j in range(1, steps + 1):
+        lam = j / steps
+        ld, gv = lam * load, lam * grav
+        g, K = _residual_tangent(rod, state, ld, gv, moment)
+        g, K = g[free], K[free][:, free]
+        res = np.abs(g).max()
+        for it in range(maxiter + 1):
+            if res <= tol * fscale:
+                break
+            try:
+                lu = splu(K.tocsc())
+            except RuntimeError as exc:
+                raise StaticSolveError(f"singular tangent at load step {j}/{steps}, iteration "
+                                       f"{it}: residual {res:.3e} ({exc})") from None
+            dq = np.zeros(rod.ndof)
+            dq[free] = lu.solve(-g)
+            ndq = np.linalg.norm(dq)
+            if np.abs(dq).max() <= 1e-14 * rod.L and res <= max(tol * fscale, floor):
+                break
+            if it == maxiter:
+                raise StaticSolveError(
+                    f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
+                    f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})")
+            # damped Newton with Deuflhard's natural monotonicity test: the simplified
+            # Newton correction K^{-1} r(new) must shrink (affine invariant, so the stiff
+            # stretch and shear terms do not stall the line search)
+            t = 1.0
+            while True:
+                st = retract(rod, state, t * dq)
+                gt = _residual_tangent(rod, st, ld, gv, moment, tangent=False)[free]
+                rt = np.abs(gt).max()
+                if (rt <= tol * fscale or np.linalg.norm(lu.solve(-gt)) <= (1 - 0.25 * t) * ndq
+                        or rt <= floor):
+                    break
+                t *= 0.5
+                if t < 1e-8:
+                    raise StaticSolveError(f"line search failed at load step {j}/{steps}, "
+                                           f"iteration {it}: residual {res:.3e}")
+            state, res = st, rt
+            g, K = _residual_tangent(rod, state, ld, gv, moment)
+            g, K = g[free], K[free][:, free]
+    return state
+
+
+# --------------------------------------------------------------------------------------
+# Greenhill: twist-controlled clamped-clamped rod
+# --------------------------------------------------------------------------------------
+def _twisted_clamped(rod, twist):
+    """Hessian and lumped mass on the free dofs of the twisted clamped-clamped rod."""
+    N, ell = rod.N, rod.ell
+    psi = np.zeros((N, 3))
+    psi[:, 0] = twist * (np.arange(N) + 0.5) / N
+    s = State(straight(rod).x, quat_exp(psi))
+    H = hessian(rod, s).toarray()
+    # end joint: a = element N-1, b = the end clamp (fixed); theta = twist/(2N) about x
+    th = np.array([[twist / (2 * N), 0.0, 0.0]])
+    Kb = (2.0 / ell) * np.diag([rod.GJ, rod.EI, rod.EI])[None]
+    _, _, Haa, _, _ = _log_terms(th, Kb, (Kb[0] @ th[0])[None], 2)
+    i = 6 * (N - 1)
+    H[i:i + 3, i:i + 3] += Haa[0]
+    free = np.ones(rod.ndof, dtype=bool)
+    free[[6 * N - 2, 6 * N - 1]] = False          # tip y, z held
+    return H[np.ix_(free, free)], mass(rod)[free]
+
+
+def greenhill_lambda(rod, twist):
+    r"""Lowest stiffness eigenvalue of the straight rod twisted by ``twist`` between two clamps.
+
+    Both ends clamped: node 0 and the frame at s = 0 fixed (identity), the frame at
+    s = L turned by ``twist`` about the axis and the tip's lateral position held; the
+    tip may slide axially (no axial force).  The straight, uniformly twisted state
+    R_e = exp(twist (e + 1/2)/N hat(e1)) is an equilibrium with the twisting moment
+    GJ twist/L; an extra joint of weight 2 couples element N-1 to the end clamp.  The
+    returned value is the smallest eigenvalue of the Hessian on the free dofs
+    (positive while the straight state is stable).
+
+    Examples
+    --------
+    >>> rod = make_rod3d(10)
+    >>> bool(greenhill_lambda(rod, 1.0) > 0 > greenhill_lambda(rod, 20.0))
+    True
+    """
+    H, _ = _twisted_clamped(rod, twist)
+    return float(sla.eigh(H, eigvals_only=True, subset_by_index=[0, 0])[0])
+
+
+def twisted_frequencies(rod, twist, k=2):
+    r"""Lowest ``k`` frequencies of the twisted clamped-clamped rod of :func:`greenhill_lambda`.
+
+    K v = omega^2 M v on the free dofs (``scipy.linalg.eigh``); bending in the two
+    planes is coupled by the twisting moment, and the lowest pair falls to zero at the
+    critical twist.  Compare :func:`twisted_shaft_omegas`.
+
+    Examples
+    --------
+    >>> w0 = twisted_frequencies(make_rod3d(20, r_over_L=0.002), 0.0, 1)[0]
+    >>> round(float(w0), 2)            # clamped-clamped beam 22.37, less O(1/N^2)
+    22.14
+    """
+    H, m = _twisted_clamped(rod, twist)
+    _check_k(k, m.size)
+    lam = sla.eigh(H, np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
+    if lam[0] < 0:
+        raise ValueError(f"twist {twist!r} is beyond the critical twist (lowest eigenvalue "
+                         f"{lam[0]:.3e})")
+    return np.sqrt(lam)
+
+
+def twisted_shaft_omegas(kL, n=2, Omega_max=80.0, grid=1600):
+    r"""Bending-whirl frequencies of a clamped-clamped Kirchhoff shaft under a twisting moment.
+
+    With w = y + i z, L = EI = rhoA = 1 and k = T L/EI, the linearised equation
+    w'''' - i k w''' + w_tt = 0 with w = W(s) exp(i Omega t) gives
+    lambda^4 - i k lambda^3 - Omega^2 = 0, and W = sum_j c_j exp(lambda_j s) with
+    W = dW/ds = 0 at s = 0 and 1.  The frequencies are the Omega where that 4 x 4
+    boundary matrix (columns normalised) is singular: minima of its smallest singular
+    value, bracketed on a grid and refined by ``scipy.optimize.minimize_scalar``.  No
+    shear, no rotary inertia (compare a slender rod).  At k = 0 it is the
+    clamped-clamped beam, Omega_1 = 22.3733; Omega_1 -> 0 at Greenhill's kL = 8.9868.
+
+    Returns
+    -------
+    ndarray (n,), each frequency doubly degenerate in the real (y, z) system.
+
+    Examples
+    --------
+    >>> twisted_shaft_omegas(0.0, 1).round(4)
+    array([22.3733])
+    """
+    from scipy.optimize import minimize_scalar
+
+    def smin(Om):
+        lam = np.roots([1.0, -1j * kL, 0.0, 0.0, -Om * Om])
+        E = np.exp(lam)
+        D = np.array([np.ones(4), lam, E, lam * E])
+        return sla.svdvals(D / np.linalg.norm(D, axis=0))[-1]
+
+    g = np.linspace(0.5, Omega_max, grid)
+    v = np.array([smin(x) for x in g])
+    idx = np.flatnonzero((v[1:-1] < v[:-2]) & (v[1:-1] < v[2:])) + 1
+    out = []
+    for i in idx[:n]:
+        r = minimize_scalar(smin, bracket=(g[i - 1], g[i], g[i + 1]), tol=1e-12)
+        if r.fun > 1e-8:
+            raise RuntimeError(f"no singular boundary matrix near Omega = {g[i]:.3f} "
+                               f"(smallest singular value {r.fun:.2e})")
+        out.append(r.x)
+    if len(out) < n:
+        raise RuntimeError(f"found {len(out)} of {n} frequencies below Omega_max = {Omega_max}")
+    return np.array(out)
+
+
+def greenhill_twist(nu=0.5, L=1.0):
+    r"""Greenhill's critical end rotation of a clamped-clamped shaft (no axial force).
+
+    Linearised Kirchhoff equations B w'''' - i T w''' = 0 (w = y + i z) with
+    w = w' = 0 at both ends give (kL/2) = tan(kL/2), k = T/B, first root
+    kL = 8.9868; with T = GJ Phi/L the critical twist is Phi = 8.9868 B/(GJ) =
+    8.9868 (1 + nu).
+
+    >>> round(greenhill_twist(0.5), 4)
+    13.4802
+    """
+    z = brentq(lambda u: math.tan(u) - u, math.pi + 1e-9, 1.5 * math.pi - 1e-9, xtol=1e-15)
+    return 2 * z * (1.0 + nu)
+
+
+def critical_twist(rod, bracket=None):
+    """The discrete rod's critical twist: the root of :func:`greenhill_lambda` (``brentq``).
+
+    >>> round(critical_twist(make_rod3d(20, r_over_L=0.01)) / greenhill_twist(), 2)
+    1.0
+    """
+    g = greenhill_twist(rod.nu, rod.L) * rod.L
+    lo, hi = (0.5 * g, 1.5 * g) if bracket is None else bracket
+    flo, fhi = greenhill_lambda(rod, lo), greenhill_lambda(rod, hi)
+    if not (flo > 0 > fhi):
+        raise ValueError(f"bracket ({lo:.4g}, {hi:.4g}) does not contain the critical twist "
+                         f"(lambda = {flo:.3e}, {fhi:.3e})")
+    return brentq(lambda t: greenhill_lambda(rod, t), lo, hi, xtol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# the Kirchhoff / Love helix
+# --------------------------------------------------------------------------------------
+def _helix_local(s, alpha, a, twist_rate):
+    """Centre line and material frames of a helix (axis e3) in its own coordinates."""
+    sig = math.sin(alpha) / a
+    ph = sig * s
+    r = np.column_stack([a * np.cos(ph), a * np.sin(ph), math.cos(alpha) * s])
+    t = np.column_stack([-math.sin(alpha) * np.sin(ph), math.sin(alpha) * np.cos(ph),
+                         np.full_like(s, math.cos(alpha))])
+    nrm = np.column_stack([-np.cos(ph), -np.sin(ph), np.zeros_like(s)])
+    b = np.cross(t, nrm)
+    beta = twist_rate * s                                 # extra material twist
+    d2 = np.cos(beta)[:, None] * nrm + np.sin(beta)[:, None] * b
+    d3 = -np.sin(beta)[:, None] * nrm + np.cos(beta)[:, None] * b
+    return r, np.stack([t, d2, d3], axis=2)               # frames: columns d1 d2 d3
+
+
+def helix_wrench(rod, alpha, a, twist_rate=0.0):
+    r"""The end force and moment (axis frame) that hold a naturally straight rod in a helix.
+
+    A helix of pitch angle alpha (tangent at alpha from the axis) and radius a has
+    curvature kappa = sin^2(alpha)/a and torsion tau = sin(alpha) cos(alpha)/a; with
+    the twist strain kappa_1 = tau + twist_rate the moment is m = EI kappa b + GJ kappa_1 t.
+    The balance n' = 0, m' + t x n = 0 holds with a force F along the axis and, about
+    the axis, a moment M (Love's wrench):
+
+        F = kappa (GJ kappa_1 - EI tau)/sin(alpha),
+        M = EI kappa sin(alpha) + GJ kappa_1 cos(alpha).
+
+    Returns
+    -------
+    (F, M) : floats, along the helix axis.
+
+    Examples
+    --------
+    >>> F, M = helix_wrench(make_rod3d(4, nu=0.0), np.pi / 4, 0.2)
+    >>> round(F, 12), round(M, 6)          # GJ = EI, no extra twist: pure torque
+    (0.0, 3.535534)
+    """
+    kap = math.sin(alpha) ** 2 / a
+    tau = math.sin(alpha) * math.cos(alpha) / a
+    k1 = tau + twist_rate
+    F = kap * (rod.GJ * k1 - rod.EI * tau) / math.sin(alpha)
+    M = rod.EI * kap * math.sin(alpha) + rod.GJ * k1 * math.cos(alpha)
+    return float(F), float(M)
+
+
+def helix(rod, alpha, a, twist_rate=0.0):
+    """The exact helix sampled on the discrete rod, clamp-aligned, and its end load.
+
+    The helix is rotated and shifted so that s = 0 sits at the clamp with the clamp
+    frame (its tangent +x).  Element frames are the helix's material frames at the
+    element centres; the nodes are chained from them, x_{e+1} = x_e + ell d1_e (no
+    stretch or shear), so they lie within O(ell^2) of the helix.
+
+    Returns
+    -------
+    state : State
+    load : (6,) ndarray
+        The dead tip force F e_axis and moment M e_axis + a F e_theta (about the tip
+        node) in global coordinates, for :func:`static` with ``moment="dead"``.
+    exact : (N + 1, 3) ndarray
+        The exact helix at the nodes (node 0 included).
+
+    Examples
+    --------
+    >>> st, load, exact = helix(make_rod3d(8), 0.6, 0.3)
+    >>> bool(np.abs(st.x - exact[1:]).max() < 0.01)
+    True
+    """
+    N, ell = rod.N, rod.ell
+    s_nodes = ell * np.arange(N + 1)
+    s_mid = ell * (np.arange(N) + 0.5)
+    r, _ = _helix_local(s_nodes, alpha, a, twist_rate)
+    _, D = _helix_local(s_mid, alpha, a, twist_rate)
+    _, D0 = _helix_local(np.zeros(1), alpha, a, twist_rate)
+    R0 = D0[0].T                                           # maps the helix frame at 0 to I
+    pos = (r - r[0]) @ R0.T
+    frames = R0[None] @ D
+    Q = _quat_from_rotmat(frames)
+    # nodes chained along the element tangents (no stretch or shear): a start
+    # from which Newton converges even for very stiff (thin) rods
+    x = np.cumsum(ell * frames[:, :, 0], axis=0)
+    F, M = helix_wrench(rod, alpha, a, twist_rate)
+    e3 = R0 @ np.array([0.0, 0.0, 1.0])
+    ph = math.sin(alpha) / a * rod.L
+    eth = R0 @ np.array([-math.sin(ph), math.cos(ph), 0.0])
+    load = np.concatenate([F * e3, M * e3 + a * F * eth])
+    return State(x, Q), load, pos
+
+
+def _quat_from_rotmat(R):
+    """Unit quaternions of rotation matrices (..., 3, 3) (Shepperd's method via eigh-free branches)."""
+    R = np.asarray(R, dtype=float)
+    tr = np.trace(R, axis1=-2, axis2=-1)
+    cand = np.stack([tr, R[..., 0, 0], R[..., 1, 1], R[..., 2, 2]], axis=-1)
+    k = cand.argmax(axis=-1)
+    q = np.empty(R.shape[:-2] + (4,))
+    w = np.sqrt(1 + 2 * cand.max(axis=-1) - tr) / 2          # |component k|
+    for i in range(4):   # four branches, each vectorised over the stack
+        sel = k == i
+        if not np.any(sel):
+            continue
+        Rs, ws = R[sel], w[sel]
+        if i == 0:
+            qq = np.column_stack([ws, (Rs[:, 2, 1] - Rs[:, 1, 2]) / (4 * ws),
+                                  (Rs[:, 0, 2] - Rs[:, 2, 0]) / (4 * ws),
+                                  (Rs[:, 1, 0] - Rs[:, 0, 1]) / (4 * ws)])
+        elif i == 1:
+            qq = np.column_stack([(Rs[:, 2, 1] - Rs[:, 1, 2]) / (4 * ws), ws,
+                                  (Rs[:, 0, 1] + Rs[:, 1, 0]) / (4 * ws),
+                                  (Rs[:, 0, 2] + Rs[:, 2, 0]) / (4 * ws)])
+        elif i == 2:
+            qq = np.column_stack([(Rs[:, 0, 2] - Rs[:, 2, 0]) / (4 * ws),
+                                  (Rs[:, 0, 1] + Rs[:, 1, 0]) / (4 * ws), ws,
+                                  (Rs[:, 1, 2] + Rs[:, 2, 1]) / (4 * ws)])
+        else:
+            qq = np.column_stack([(Rs[:, 1, 0] - Rs[:, 0, 1]) / (4 * ws),
+                                  (Rs[:, 0, 2] + Rs[:, 2, 0]) / (4 * ws),
+                                  (Rs[:, 1, 2] + Rs[:, 2, 1]) / (4 * ws), ws])
+        q[sel] = qq
+    return q / np.linalg.norm(q, axis=-1, keepdims=True)
+
+
+# --------------------------------------------------------------------------------------
+# dynamics on R^3N x SO(3)^N
+# --------------------------------------------------------------------------------------
+def kinetic_energy(rod, v, w):
+    """Kinetic energy 1/2 sum m |v|^2 + 1/2 sum w^T J w (w in body frames).
+
+    >>> kinetic_energy(make_rod3d(1, r_over_L=0.2), np.ones((1, 3)), np.zeros((1, 3)))
+    0.75
+    """
+    return float(0.5 * np.sum(_node_masses(rod)[:, None] * v**2)
+                 + 0.5 * np.sum(inertia(rod) * w**2))
+
+
+def accelerations(rod, state, v, w, load=None, grav=0.0):
+    """Node accelerations and body angular accelerations of the lumped rod.
+
+    a = -dPi/dx / m,  J dw/dt = tau - w x (J w),  tau = -dPi/dpsi (body torque);
+    ``v``, ``w`` have shape (N, 3), ``w`` in the element frames.
+
+    Returns
+    -------
+    (a, alpha) : two (N, 3) arrays
+    """
+    load, grav = _check_load(load), _check_grav(grav)
+    return _accel(rod, state[0], state[1], w, load, grav, inertia(rod), _node_masses(rod))
+
+
+def _accel(rod, x, Q, w, load, grav, J, mn):
+    if np.any(load[3:]):
+        G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+    else:
+        G = _grad_cf(rod, x, Q, load, grav)
+    a = -G[:, 3:] / mn[:, None]
+    alpha = (-G[:, :3] - _cross(w, J * w)) / J
+    return a, alpha
+
+
+def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
+    r"""One position-Verlet step on R^3n x SO(3)^m (PyElastica's scheme by default).
+
+    Half drift x += dt/2 v, Q <- Q exp(dt/2 hat w); kick with ``a, tau = forces(x, Q)``
+    (node accelerations and body-frame torques): v += dt a and the Euler equation
+
+        J (w+ - w) = dt (tau - w* x J w*),
+
+    with w* = w (``gyro="explicit"``, as PyElastica: first order once the gyroscopic
+    term matters) or w* = (w + w+)/2 (``gyro="midpoint"``, solved by fixed-point
+    iteration: symmetric, second order); half drift again.  Model-independent: any
+    particles (n, 3) and rigid bodies (m, 4) with principal inertias J (m, 3).
+
+    Returns
+    -------
+    (x, Q, v, w) new arrays.
+
+    Examples
+    --------
+    >>> x, Q, v, w = lie_verlet_step(np.zeros((1, 3)), np.array([[1., 0, 0, 0]]),
+    ...                              np.ones((1, 3)), np.array([[0, 0, np.pi]]), 1.0,
+    ...                              lambda x, Q: (np.zeros((1, 3)), np.zeros((1, 3))),
+    ...                              np.ones((1, 3)))
+    >>> x.tolist(), np.round(Q, 12).tolist()
+    ([[1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 1.0]])
+    """
+    h = 0.5 * dt
+    x = x + h * v
+    Q = quat_mul(Q, quat_exp(h * w))
+    a, tau = forces(x, Q)
+    v = v + dt * a
+    w1 = w + dt * (tau - _cross(w, J * w)) / J
+    if gyro == "midpoint":
+        for _ in range(50):
+            wm = 0.5 * (w + w1)
+            w2 = w + dt * (tau - _cross(wm, J * wm)) / J
+            done = np.abs(w2 - w1).max() <= 1e-15 * max(1.0, np.abs(w2).max())
+            w1 = w2
+            if done:
+                break
+    elif gyro != "explicit":
+        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+    w = w1
+    x = x + h * v
+    Q = quat_mul(Q, quat_exp(h * w))
+    Q /= np.linalg.norm(Q, axis=-1, keepdims=True)
+    return x, Q, v, w
+
+
+def _check_int(n, name, low=0):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {n!r}")
+    return int(n)
+
+
+def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None,
+               gyro="explicit", rigid_clamp=False):
+    """Run :func:`lie_verlet_step` on the rod; record ``observe(state, v, w)`` every ``every`` steps.
+
+    ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's update).
+    ``rigid_clamp=True`` holds the frame of element 0 (no torque reaches it and its
+    angular velocity stays zero): PyElastica's ``OneEndFixedBC``.
+
+    Returns
+    -------
+    (state, v, w, record) : the final state and velocities, and a list of the
+        observed values (at step 0, every, 2 every, ...).
+
+    Raises
+    ------
+    FloatingPointError with the step reached if the motion becomes non-finite.
+    """
+    x, Q = _check_state(rod, state)
+    nsteps, every = _check_int(nsteps, "nsteps"), _check_int(every, "every", 1)
+    if not (np.isfinite(dt) and dt > 0):
+        raise ValueError(f"dt must be a positive number, got {dt!r}")
+    v, w = np.array(v, dtype=float), np.array(w, dtype=float)
+    if rigid_clamp:
+        if np.any(w[0]):
+            raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
+
+    load, grav = _check_load(load), _check_grav(grav)
+    J, mn = inertia(rod), _node_masses(rod)
+
+    if gyro not in ("explicit", "midpoint"):
+        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+
+    def forces(x, Q):
+        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
+            raise FloatingPointError
+        if np.any(load[3:]):
+            G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+        else:
+            G = _grad_cf(rod, x, Q, load, grav)
+        tau = -G[:, :3]
+        if rigid_clamp:
+            tau[0] = 0.0
+        return -G[:, 3:] / mn[:, None], tau
+
+    rec = [] if observe is None else [observe(State(x, Q), v, w)]
+    for n in range(1, nsteps + 1):
+        try:
+            with np.errstate(all="ignore"):
+                x, Q, v, w = lie_verlet_step(x, Q, v, w, dt, forces, J, gyro)
+            if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
+                raise FloatingPointError
+        except FloatingPointError:
+            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {n} "
+                                     f"(t = {n * dt:.4g})") from None
+        if observe is not None and n % every == 0:
+            rec.append(observe(State(x, Q), v, w))
+    return State(x, Q), v, w, rec
+
+
+def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, gamma=0.5,
+                every=1, observe=None, tol=1e-10, maxiter=30):
+    r"""Implicit Newmark on the Lie group R^3N x SO(3)^N (Simo and Vu-Quoc; Bruls and Cardona).
+
+    Unknown: the accelerations A_{n+1} (node accelerations and body angular
+    accelerations, 6N layout).  The increment
+    Delta = dt V_n + dt^2 ((1/2 - beta) A_n + beta A_{n+1}) is applied by
+    :func:`retract`, V_{n+1} = V_n + dt ((1 - gamma) A_n + gamma A_{n+1}), and
+    the equations of motion M A + (w x J w) + grad Pi(q_{n+1}) = 0 are solved by
+    Newton with the iteration matrix M + dt^2 beta K (K = :func:`hessian`,
+    sparse LU; the gyroscopic and log-map corrections are left out of the
+    iteration matrix, which only slows convergence), until the residual is below
+    tol times the force scale or at the round-off floor 16 eps (EA + k_sGA) N of the
+    stiff stretch and shear forces.  beta = 1/4, gamma = 1/2
+    (the trapezoidal rule) is unconditionally stable for the linearised rod.
+
+    Returns
+    -------
+    (state, v, w, record) as :func:`lie_verlet`.
+
+    Raises
+    ------
+    StaticSolveError naming the step, iteration and residual if Newton fails.
+    """
+    x, Q = _check_state(rod, state)
+    nsteps, every = _check_int(nsteps, "nsteps"), _check_int(every, "every", 1)
+    if not (np.isfinite(dt) and dt > 0):
+        raise ValueError(f"dt must be a positive number, got {dt!r}")
+    N = rod.N
+    M = mass(rod)
+    J = inertia(rod)
+    st = State(x, Q)
+    V = np.empty((N, 6))
+    V[:, :3], V[:, 3:] = w, v
+
+    def eom(s, Vn, A):
+        g = gradient(rod, s, load, grav).reshape(N, 6)
+        wn = Vn[:, :3]
+        r = M.reshape(N, 6) * A + g
+        r[:, :3] += np.cross(wn, J * wn)
+        return r.ravel()
+
+    a0, al0 = accelerations(rod, st, v, w, load, grav)
+    A = np.column_stack([al0, a0])
+    scale = max(rod.EI / rod.L, np.abs(M.reshape(N, 6) * A).max(), 1e-300)
+    # round-off floor of the stiff forces: EA (x_{e+1} - x_e)/ell carries ~ eps |x|/ell
+    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * rod.N
+    rec = [] if observe is None else [observe(st, V[:, 3:].copy(), V[:, :3].copy())]
+    for n in range(1, nsteps + 1):
+        An = A.copy()
+        lu = None
+        for it in range(maxiter + 1):
+            Delta = dt * V + dt * dt * ((0.5 - beta) * A + beta * An)
+            s1 = retract(rod, st, Delta.ravel())
+            V1 = V + dt * ((1 - gamma) * A + gamma * An)
+            r = eom(s1, V1, An)
+            res = np.abs(r).max()
+            if res <= max(tol * scale, floor):
+                break
+            if it == maxiter:
+                raise StaticSolveError(f"Lie-Newmark: step {n} (t = {n * dt:.4g}), "
+                                       f"{maxiter} iterations, residual {res:.3e}")
+            if lu is None or it % 4 == 0:
+                S = sp.diags(M) + (dt * dt * beta) * hessian(rod, s1, load)
+                lu = splu(S.tocsc())
+            An = An - lu.solve(r).reshape(N, 6)
+        st, V, A = s1, V1, An
+        if observe is not None and n % every == 0:
+            rec.append(observe(st, V[:, 3:].copy(), V[:, :3].copy()))
+    return st, V[:, 3:].copy(), V[:, :3].copy(), rec
+
+
+# --------------------------------------------------------------------------------------
+# PyElastica 1.0 side by side (lazy imports)
+# --------------------------------------------------------------------------------------
+def elastica_rod3d(N, r_over_L=0.04, nu=0.5, ks=None):
+    """PyElastica's ``CosseratRod`` with the section stiffnesses of :func:`make_rod3d`.
+
+    Built by :func:`lib.crosscheck.elastica_rod` (E A, k_s G A and rho I as lib's),
+    then its twist stiffness, ``bend_matrix[2, 2]``, is set to GJ = EI/(1 + nu):
+    PyElastica's single shear modulus, scaled to give lib's k_s G A through its fixed
+    shear coefficient 27/28, would otherwise give a different G J.  Directors (rows):
+    d1 = y, d2 = z, d3 = x (the tangent); lib's frame columns are (d3, d1, d2).
+    """
+    from .crosscheck import elastica_rod
+
+    erod = elastica_rod(N, r_over_L, nu, ks)
+    erod.bend_matrix[2, 2, :] = 1.0 / (1.0 + nu)
+    return erod
+
+
+def elastica_state(erod):
+    """lib's :class:`State` of a PyElastica rod (positions of nodes 1..N, element frames)."""
+    x = np.ascontiguousarray(erod.position_collection[:, 1:].T)
+    D = erod.director_collection                      # (3, 3, N): rows are d1, d2, d3
+    R = np.transpose(D[[2, 0, 1]], (2, 1, 0))         # columns (d3, d1, d2)
+    return State(x, _quat_from_rotmat(R))
+
+
+def _elastica_put(erod, state):
+    x, Q = state
+    erod.position_collection[:, 0] = 0.0
+    erod.position_collection[:, 1:] = x.T
+    R = rotmat(Q)                                     # (N, 3, 3), columns t, n, b
+    erod.director_collection[:] = np.transpose(R[:, :, [1, 2, 0]], (2, 1, 0))
+    erod.velocity_collection[:] = 0.0
+    erod.omega_collection[:] = 0.0
+
+
+def _elastica_generalised_force(erod, rod, state):
+    """PyElastica's internal forces at ``state`` in lib's 6N layout (minus the clamped psi_0)."""
+    _elastica_put(erod, state)
+    erod.compute_internal_forces_and_torques(np.float64(0.0))
+    F, T = erod.internal_forces, erod.internal_torques   # nodes (global), elements (local)
+    out = np.empty((rod.N, 6))
+    out[:, :3] = T[[2, 0, 1]].T
+    out[:, 3:] = F[:, 1:].T
+    return out.ravel()[3:]
+
+
+def elastica_linearisation3d(N, r_over_L=0.04, nu=0.5, ks=None, h=None):
+    r"""Stiffness and lumped mass of PyElastica's rod about the straight state, lib's layout.
+
+    Every displacement of lib's layout except psi_0 (PyElastica clamps the first
+    element's director) is applied by :func:`retract` (positions and director
+    rotations), PyElastica's ``compute_internal_forces_and_torques`` gives the nodal
+    forces and the element torques in the material frame, and K = -df/dq by central
+    differences (step ``h``, default 1e-5 ell).  The mass is PyElastica's: node masses
+    and the element mass second moments.
+
+    Returns
+    -------
+    K : (6N-3, 6N-3) ndarray (not symmetrised), m : (6N-3,) ndarray
+    """
+    rod = make_rod3d(N, r_over_L, nu, ks)
+    erod = elastica_rod3d(N, r_over_L, nu, ks)
+    s0 = straight(rod)
+    n = rod.ndof - 3
+    h = 1e-5 * rod.ell if h is None else float(h)
+    K = np.empty((n, n))
+    e = np.zeros(rod.ndof)
+    for j in range(n):
+        e[j + 3] = h
+        fp = _elastica_generalised_force(erod, rod, retract(rod, s0, e))
+        fm = _elastica_generalised_force(erod, rod, retract(rod, s0, -e))
+        K[:, j] = -(fp - fm) / (2 * h)
+        e[j + 3] = 0.0
+    J = np.einsum("iie->ei", erod.mass_second_moment_of_inertia)[:, [2, 0, 1]]
+    m = np.column_stack([J, np.repeat(erod.mass[1:, None], 3, axis=1)]).ravel()[3:]
+    return K, m
+
+
+def elastica_frequencies3d(N, k=6, r_over_L=0.04, nu=0.5, ks=None):
+    """Lowest ``k`` frequencies of :func:`elastica_linearisation3d` (symmetric part, ``eigh``)."""
+    K, m = elastica_linearisation3d(N, r_over_L, nu, ks)
+    lam = sla.eigh(0.5 * (K + K.T), np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
+    return np.sqrt(lam)
+
+
+def _elastica_collection():
+    from .crosscheck import _elastica_system_class
+
+    return _elastica_system_class()
+
+
+def _dead_end_torque_class():
+    import elastica as ea
+
+    class EndTorque(ea.NoForces):
+        """A dead torque (global components) on the last element."""
+
+        def __init__(self, torque):
+            super().__init__()
+            self.torque = np.asarray(torque, dtype=float)
+
+        def apply_torques(self, system, time=np.float64(0.0)):
+            system.external_torques[:, -1] += system.director_collection[:, :, -1] @ self.torque
+
+    return EndTorque
+
+
+def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=None):
+    """PyElastica's clamped rod under a dead tip load, ready to step with its own stepper.
+
+    ``load`` = (Px, Py, Pz[, Mx, My, Mz]) from t = 0 (``EndpointForces`` and a dead end
+    torque); ``damping`` a uniform ``AnalyticalLinearDamper`` rate (needs ``dt``);
+    ``OneEndFixedBC`` clamps node 0 and the director of element 0.
+
+    Returns
+    -------
+    (step, erod) : ``step(dt)`` advances one ``PositionVerlet`` step and returns the
+        time; ``erod`` is the ``CosseratRod``.
+    """
+    import elastica as ea
+
+    load = _check_load(load)
+    erod = elastica_rod3d(N, r_over_L, nu, ks)
+    sim = _elastica_collection()()
+    sim.append(erod)
+    sim.constrain(erod).using(ea.OneEndFixedBC, constrained_position_idx=(0,),
+                              constrained_director_idx=(0,))
+    sim.add_forcing_to(erod).using(ea.EndpointForces, np.zeros(3), load[:3].copy(),
+                                   ramp_up_time=1e-12)
+    if np.any(load[3:]):
+        sim.add_forcing_to(erod).using(_dead_end_torque_class(), load[3:].copy())
+    if damping is not None:
+        if dt is None:
+            raise ValueError("dt must be given with damping (PyElastica's damper needs it)")
+        sim.dampen(erod).using(ea.AnalyticalLinearDamper, uniform_damping_constant=damping,
+                               time_step=dt)
+    sim.finalize()
+    stepper = ea.PositionVerlet()
+    clock = {"t": np.float64(0.0)}
+
+    def step(h):
+        clock["t"] = stepper.step(sim, clock["t"], np.float64(h))
+        return clock["t"]
+
+    return step, erod
+
+
+def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
+    """Run PyElastica's own position-Verlet stepper on :func:`elastica_system`.
+
+    Returns
+    -------
+    (state, tips) : the final lib :class:`State` and the tip positions (m, 3) at steps
+        0, every, 2 every, ...
+
+    Raises
+    ------
+    FloatingPointError with the time reached if the run blows up.
+    """
+    step, erod = elastica_system(N, load, r_over_L, nu, ks, damping, dt)
+    tips = [erod.position_collection[:, -1].copy()]
+    t = 0.0
+    for n in range(1, nsteps + 1):
+        t = step(dt)
+        if n % every == 0:
+            tips.append(erod.position_collection[:, -1].copy())
+    if not np.all(np.isfinite(erod.position_collection)):
+        raise FloatingPointError(f"PyElastica run blew up before t = {float(t):.4g}")
+    return elastica_state(erod), np.array(tips)

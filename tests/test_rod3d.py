@@ -1,0 +1,414 @@
+"""Tests of lib.rod3d: derivatives on SO(3), the planar reduction, analytic limits, integrators."""
+import numpy as np
+import pytest
+
+from lib import beam, rod, rod3d as R3
+
+
+def _random_state(model, seed=0, scale=0.3):
+    rng = np.random.default_rng(seed)
+    return R3.retract(model, R3.straight(model), scale * rng.normal(size=model.ndof))
+
+
+LOAD = np.array([0.3, -0.2, 0.5, 0.4, -0.3, 0.2])
+
+
+# --------------------------------------------------------------------------------------
+# rotations
+# --------------------------------------------------------------------------------------
+def test_quaternion_exp_log_round_trip_and_orthogonal_frames():
+    rng = np.random.default_rng(1)
+    psi = rng.normal(size=(50, 3))
+    psi *= (np.linspace(1e-9, 3.0, 50) / np.linalg.norm(psi, axis=1))[:, None]
+    assert np.allclose(R3.quat_log(R3.quat_exp(psi)), psi, rtol=1e-12, atol=1e-15)
+    R = R3.rotmat(R3.quat_exp(psi))
+    assert np.allclose(R @ np.swapaxes(R, 1, 2), np.eye(3), atol=1e-14)
+    assert np.allclose(np.linalg.det(R), 1.0)
+
+
+def test_log_map_coefficients_continuous_across_series_switch():
+    t = np.array([0.05 - 1e-12, 0.05 + 1e-12])
+    c, dc = R3._log_coeffs(t)
+    assert abs(c[1] - c[0]) < 1e-12 and abs(dc[1] - dc[0]) < 1e-9
+
+
+# --------------------------------------------------------------------------------------
+# derivatives on SO(3) (perturbation by the exponential map)
+# --------------------------------------------------------------------------------------
+def test_gradient_matches_central_differences_through_exp_map():
+    m = R3.make_rod3d(5, r_over_L=0.2)
+    s = _random_state(m)
+
+    def E(d):
+        return R3.energy(m, R3.retract(m, s, d), LOAD, grav=0.7)
+
+    g = R3.gradient(m, s, LOAD, grav=0.7)
+    h = 1e-6
+    gfd = np.array([(E(h * e) - E(-h * e)) / (2 * h) for e in np.eye(m.ndof)])
+    assert np.abs(g - gfd).max() <= 1e-8 * np.abs(g).max()
+
+
+def test_hessian_matches_second_differences_of_energy():
+    m = R3.make_rod3d(4, r_over_L=0.2)
+    s = _random_state(m, seed=2)
+
+    def E(d):
+        return R3.energy(m, R3.retract(m, s, d), LOAD)
+
+    H = R3.hessian(m, s, LOAD).toarray()
+    h = 1e-4
+    eye = np.eye(m.ndof)
+    Hfd = np.array([[(E(h * (a + b)) - E(h * (a - b)) - E(h * (b - a)) + E(-h * (a + b)))
+                     / (4 * h * h) for b in eye] for a in eye])
+    assert np.abs(H - H.T).max() <= 1e-12 * np.abs(H).max()
+    assert np.abs(H - Hfd).max() <= 1e-6 * np.abs(H).max()
+
+
+def test_hessian_vector_product_is_derivative_of_trivialised_gradient():
+    # d/dt g(R exp(t v)) = H v + hat(g_rot) v / 2 (right trivialisation), for every direction
+    m = R3.make_rod3d(6, r_over_L=0.1)
+    s = _random_state(m, seed=3, scale=0.5)
+    H = R3.hessian(m, s, LOAD)
+    g = R3.gradient(m, s, LOAD)
+    rng = np.random.default_rng(4)
+    h = 1e-6
+    for _ in range(3):
+        v = rng.normal(size=m.ndof)
+        dg = (R3.gradient(m, R3.retract(m, s, h * v), LOAD)
+              - R3.gradient(m, R3.retract(m, s, -h * v), LOAD)) / (2 * h)
+        corr = np.zeros((m.N, 6))
+        corr[:, :3] = 0.5 * np.cross(g.reshape(m.N, 6)[:, :3], v.reshape(m.N, 6)[:, :3])
+        pred = H @ v + corr.ravel()
+        assert np.abs(dg - pred).max() <= 1e-7 * np.abs(pred).max()
+
+
+@pytest.mark.parametrize("moment", ["dead", "conservative"])
+def test_newton_tangent_is_consistent_for_dead_and_conservative_moments(moment):
+    m = R3.make_rod3d(5, r_over_L=0.2)
+    s = _random_state(m, seed=5, scale=0.2)
+    load = np.array([0.1, -0.4, 0.2, 0.3, 0.5, -0.2])
+    _, K = R3._residual_tangent(m, s, load, 0.3, moment)
+    h = 1e-6
+    cols = [(R3._residual_tangent(m, R3.retract(m, s, h * e), load, 0.3, moment, False)
+             - R3._residual_tangent(m, R3.retract(m, s, -h * e), load, 0.3, moment, False))
+            / (2 * h) for e in np.eye(m.ndof)]
+    Kfd = np.column_stack(cols)
+    assert np.abs(K.toarray() - Kfd).max() <= 1e-8 * np.abs(Kfd).max()
+
+
+def test_energy_invariant_under_rigid_rotation_of_all_frames_and_nodes():
+    # objectivity: rotating everything about the clamp changes only the clamp joint term
+    m = R3.make_rod3d(6)
+    s = _random_state(m, seed=6, scale=0.2)
+    q = R3.quat_exp([0.0, 0.0, 0.0])
+    assert R3.energy(m, R3.State(s.x, R3.quat_mul(q, s.Q))) == pytest.approx(R3.energy(m, s))
+    # the stretch-shear and interior joint energies are frame-indifferent
+    Rg = R3.rotmat(R3.quat_exp([0.4, -0.7, 0.2]))
+    qg = R3.quat_exp([0.4, -0.7, 0.2])
+    s2 = R3.State(s.x @ Rg.T, R3.quat_mul(qg, s.Q))
+    _, _, G1, n1, th1 = R3._kin(m, *s)
+    _, _, G2, n2, th2 = R3._kin(m, *s2)
+    assert np.allclose(G1, G2, atol=1e-12) and np.allclose(th1[1:], th2[1:], atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# the planar rod recovered
+# --------------------------------------------------------------------------------------
+def test_planar_state_reduces_to_lib_rod_energy_gradient_hessian():
+    m3 = R3.make_rod3d(7, r_over_L=0.1)
+    m2 = m3.planar
+    rng = np.random.default_rng(7)
+    q = rod.straight(m2) + 0.2 * rng.normal(size=m2.ndof)
+    s = R3.from_planar(m3, q)
+    load3 = [0.3, -0.2, 0.0, 0.0, 0.0, 0.4]
+    load2 = (0.3, -0.2, 0.4)
+    idx = R3.planar_dofs(m3)
+    assert R3.energy(m3, s, load3, 0.7) == pytest.approx(rod.energy(m2, q, load2, 0.7), rel=1e-13)
+    g3 = R3.gradient(m3, s, load3, 0.7)
+    g2 = rod.gradient(m2, q, load2, 0.7)
+    assert np.abs(g3[idx] - g2).max() <= 1e-12 * np.abs(g2).max()
+    other = np.setdiff1d(np.arange(m3.ndof), idx)
+    assert np.abs(g3[other]).max() <= 1e-12 * np.abs(g2).max()
+    H3 = R3.hessian(m3, s, load3).toarray()
+    H2 = rod.hessian(m2, q).toarray()
+    assert np.abs(H3[np.ix_(idx, idx)] - H2).max() <= 1e-12 * np.abs(H2).max()
+    assert np.abs(H3[np.ix_(idx, other)]).max() <= 1e-12 * np.abs(H2).max()   # decoupled
+    assert np.array_equal(R3.mass(m3)[idx], rod.mass(m2))
+
+
+@pytest.mark.parametrize("r_over_L", [0.04, 0.1])
+def test_planar_frequencies_are_in_the_3d_spectrum(r_over_L):
+    m3 = R3.make_rod3d(12, r_over_L=r_over_L)
+    om3 = R3.frequencies(m3)
+    om2 = rod.frequencies(m3.planar)
+    gap = np.abs(om3[None, :] - om2[:, None]).min(axis=1) / om2
+    assert gap.max() < 1e-9
+    # the out-of-plane bending repeats the in-plane values: each bending value twice
+    for w in om2[:2]:
+        assert np.count_nonzero(np.abs(om3 / w - 1) < 1e-9) == 2
+
+
+def test_planar_static_solution_recovered():
+    m3 = R3.make_rod3d(10)
+    q = rod.static(m3.planar, (0.0, -3.0, 0.5))
+    s = R3.static(m3, [0.0, -3.0, 0.0, 0.0, 0.0, 0.5])
+    s2 = R3.from_planar(m3, q)
+    assert np.abs(s.x - s2.x).max() < 1e-10
+    assert np.abs(R3.rotmat(s.Q) - R3.rotmat(s2.Q)).max() < 1e-10
+
+
+# --------------------------------------------------------------------------------------
+# analytic limits
+# --------------------------------------------------------------------------------------
+def _torsion_errors(Ns, k=3):
+    out = []
+    for N in Ns:
+        m = R3.make_rod3d(N)
+        om, V = R3.modes(m)
+        twist = np.abs(V[0::6]).sum(axis=0) / np.abs(V).sum(axis=0) > 0.99
+        ana = R3.torsion_omegas(k, GJ=m.GJ, rhoJ=2 * m.rhoI)
+        out.append(np.abs(om[twist][:k] / ana - 1))
+    return np.array(out)
+
+
+def test_torsion_frequencies_converge_at_second_order_to_the_shaft():
+    Ns = np.array([10, 20, 40])
+    err = _torsion_errors(Ns)
+    for j in range(err.shape[1]):
+        slope = np.polyfit(np.log(Ns), np.log(err[:, j]), 1)[0]
+        assert -2.1 < slope < -1.9
+
+
+def test_bending_frequencies_of_both_planes_converge_to_timoshenko():
+    Ns = np.array([10, 20, 40])
+    ref = beam.timoshenko_omegas(2, 0.04)
+    err = []
+    for N in Ns:
+        om = R3.frequencies(R3.make_rod3d(N), 4)
+        assert np.allclose(om[0], om[1], rtol=1e-10) and np.allclose(om[2], om[3], rtol=1e-10)
+        err.append(np.abs(om[[0, 2]] / ref - 1))
+    slope = np.polyfit(np.log(Ns), np.log(np.array(err)), 1)[0]
+    assert np.all((slope < -1.9) & (slope > -2.2))
+
+
+def test_greenhill_critical_twist_converges_at_second_order():
+    Ns = np.array([10, 20, 40])
+    g = R3.greenhill_twist(0.5)
+    err = [abs(R3.critical_twist(R3.make_rod3d(N, r_over_L=0.002)) / g - 1) for N in Ns]
+    slope = np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert -2.2 < slope < -1.9 and err[-1] < 1e-3
+
+
+def test_greenhill_root_solves_tan_equation():
+    k = R3.greenhill_twist(0.0)
+    assert np.tan(k / 2) == pytest.approx(k / 2, rel=1e-10)
+    assert R3.greenhill_twist(0.3) == pytest.approx(1.3 * k)
+
+
+def test_helix_wrench_satisfies_both_moment_components():
+    m = R3.make_rod3d(4, nu=0.3)
+    alpha, a, tw = 0.7, 0.2, 1.5
+    F, M = R3.helix_wrench(m, alpha, a, tw)
+    kap, tau = np.sin(alpha) ** 2 / a, np.sin(alpha) * np.cos(alpha) / a
+    k1 = tau + tw
+    # azimuthal moment component equals the moment of the axial force: a F
+    assert -m.EI * kap * np.cos(alpha) + m.GJ * k1 * np.sin(alpha) == pytest.approx(a * F)
+    assert M == pytest.approx(m.EI * kap * np.sin(alpha) + m.GJ * k1 * np.cos(alpha))
+
+
+def test_helix_under_love_wrench_converges_at_second_order():
+    Ns = np.array([10, 20, 40])
+    err = []
+    for N in Ns:
+        m = R3.make_rod3d(N, r_over_L=0.002)
+        s0, load, exact = R3.helix(m, 0.5, 0.15, 0.0)
+        s = R3.static(m, load, steps=1, state0=s0, moment="dead")
+        err.append(np.abs(s.x - exact[1:]).max())
+    slope = np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert -2.1 < slope < -1.9
+
+
+def test_omega_max_estimate_is_a_tight_upper_bound():
+    for rl in (0.01, 0.04, 0.16):
+        m = R3.make_rod3d(20, r_over_L=rl)
+        measured = R3.frequencies(m)[-1]
+        est = R3.omega_max_estimate(m)
+        assert measured <= est["max"] <= 1.002 * measured
+        assert est["max"] == est["shear_rotation"] > est["stretch"] > est["twist"]
+
+
+# --------------------------------------------------------------------------------------
+# time integration on the group
+# --------------------------------------------------------------------------------------
+def test_explicit_lie_verlet_stable_below_and_unstable_above_the_limit():
+    m = R3.make_rod3d(10)
+    dtc = 2.0 / R3.frequencies(m)[-1]
+    rng = np.random.default_rng(8)
+    v0, w0 = 1e-3 * rng.normal(size=(10, 3)), 1e-3 * rng.normal(size=(10, 3))
+    s0 = R3.straight(m)
+
+    def E(s, v, w):
+        return R3.energy(m, s) + R3.kinetic_energy(m, v, w)
+
+    *_, rec = R3.lie_verlet(m, s0, v0, w0, 0.95 * dtc, 1500, every=50, observe=E)
+    assert max(rec) < 1.5 * rec[0]
+    with pytest.raises(FloatingPointError, match="step"):
+        R3.lie_verlet(m, s0, v0, w0, 1.05 * dtc, 1500)
+
+
+def _tip_after(integrator, m, dt, T, **kw):
+    s0 = R3.straight(m)
+    v0 = np.zeros((m.N, 3))
+    w0 = np.zeros((m.N, 3))
+    w0[:, 0] = 3.0                                   # spin about the axis: gyroscopic terms act
+    s, *_ = integrator(m, s0, v0, w0, dt, int(round(T / dt)), load=(0.0, -2.0, 1.0), **kw)
+    return s.x[-1]
+
+
+def _errors(integrator, **kw):
+    m = R3.make_rod3d(4, r_over_L=0.2)
+    dt0 = 0.5 / R3.frequencies(m)[-1]
+    T = 40 * dt0
+    ref = _tip_after(R3.lie_verlet, m, dt0 / 64, T, gyro="midpoint")
+    dts = dt0 / np.array([1, 2, 4])
+    err = [np.abs(_tip_after(integrator, m, dt, T, **kw) - ref).max() for dt in dts]
+    return np.polyfit(np.log(dts), np.log(err), 1)[0]
+
+
+@pytest.mark.parametrize("integrator, kw", [(R3.lie_verlet, {"gyro": "midpoint"}),
+                                            (R3.lie_newmark, {})])
+def test_lie_integrators_converge_at_second_order(integrator, kw):
+    assert 1.85 < _errors(integrator, **kw) < 2.3
+
+
+def test_pyelastica_gyroscopic_update_is_first_order_for_a_spinning_rod():
+    # the explicit w x J w of the kick (PyElastica's choice) costs one order
+    assert 0.9 < _errors(R3.lie_verlet, gyro="explicit") < 1.3
+
+
+def test_lie_newmark_is_stable_far_beyond_the_explicit_limit():
+    m = R3.make_rod3d(10)
+    dt = 20 * 2.0 / R3.frequencies(m)[-1]
+    rng = np.random.default_rng(9)
+    v0, w0 = 1e-3 * rng.normal(size=(10, 3)), 1e-3 * rng.normal(size=(10, 3))
+
+    def E(s, v, w):
+        return R3.energy(m, s) + R3.kinetic_energy(m, v, w)
+
+    *_, rec = R3.lie_newmark(m, R3.straight(m), v0, w0, dt, 100, every=10, observe=E)
+    assert np.all(np.abs(np.array(rec) / rec[0] - 1) < 1e-3)
+
+
+def test_lie_verlet_step_is_model_independent_free_rigid_body():
+    # a torque-free asymmetric body: |angular momentum| and energy stay bounded (no drift)
+    J = np.array([[1.0, 2.0, 3.0]])
+
+    def forces(x, Q):
+        return np.zeros_like(x), np.zeros((1, 3))
+
+    x, Q = np.zeros((1, 3)), np.array([[1.0, 0.0, 0.0, 0.0]])
+    v, w = np.zeros((1, 3)), np.array([[0.1, 2.0, 0.05]])
+    L0 = R3.rotmat(Q)[0] @ (J[0] * w[0])
+    for _ in range(2000):
+        x, Q, v, w = R3.lie_verlet_step(x, Q, v, w, 1e-3, forces, J, gyro="midpoint")
+    L1 = R3.rotmat(Q)[0] @ (J[0] * w[0])
+    assert np.linalg.norm(L1 - L0) < 1e-2 * np.linalg.norm(L0)
+    assert abs(np.linalg.norm(Q) - 1) < 1e-14
+
+
+# --------------------------------------------------------------------------------------
+# PyElastica side by side
+# --------------------------------------------------------------------------------------
+def test_pyelastica_linearisation_shares_stretch_and_converges_to_the_same_bending():
+    pytest.importorskip("elastica")
+    out = {}
+    for N in (10, 20):
+        om_e = R3.elastica_frequencies3d(N, 8)
+        om_l = R3.frequencies(R3.make_rod3d(N), 8)
+        out[N] = (om_e, om_l)
+    # the first stretch frequency (mode 8 here) is identical: same EA, same node masses
+    assert out[20][0][7] == pytest.approx(out[20][1][7], rel=1e-6)
+    # first bending: PyElastica's rigid first element converges at first order
+    d10 = out[10][0][0] - out[10][1][0]
+    d20 = out[20][0][0] - out[20][1][0]
+    assert d10 > 0 and d20 > 0 and 1.7 < d10 / d20 < 2.3
+
+
+# --------------------------------------------------------------------------------------
+# input validation
+# --------------------------------------------------------------------------------------
+def test_bad_input_raises_value_error_naming_the_argument():
+    m = R3.make_rod3d(3)
+    with pytest.raises(ValueError, match="N"):
+        R3.make_rod3d(0)
+    with pytest.raises(ValueError, match="state"):
+        R3.energy(m, (np.zeros((2, 3)), np.zeros((3, 4))))
+    with pytest.raises(ValueError, match="load"):
+        R3.gradient(m, R3.straight(m), load=(1, 2))
+    with pytest.raises(ValueError, match="moment"):
+        R3.static(m, (0, 1, 0), moment="follower")
+    with pytest.raises(ValueError, match="dq"):
+        R3.retract(m, R3.straight(m), np.zeros(5))
+    with pytest.raises(ValueError, match="k"):
+        R3.frequencies(m, 0)
+    with pytest.raises(ValueError, match="bracket"):
+        R3.critical_twist(m, bracket=(1.0, 2.0))
+
+
+def test_static_failure_says_how_far_it_got():
+    m = R3.make_rod3d(6)
+    with pytest.raises(R3.StaticSolveError, match="load step"):
+        R3.static(m, (0.0, -50.0, 0.0), steps=1, maxiter=1)
+
+
+# --------------------------------------------------------------------------------------
+# the Explore compute function
+# --------------------------------------------------------------------------------------
+def test_explore_shape_leaves_the_plane_only_when_twist_meets_bending():
+    from lib import explore
+
+    only_torque, _ = explore.rod3d_shape(2.0, 0.0, N=10)
+    only_force, _ = explore.rod3d_shape(0.0, 2.0, N=10)
+    both, R = explore.rod3d_shape(2.0, 2.0, N=10)
+    assert np.abs(only_torque[:, 1:]).max() < 1e-10          # twisted, still straight
+    assert np.abs(only_force[:, 2]).max() < 1e-10            # planar bending
+    assert both[-1, 2] < -0.05                                # out of the x-y plane
+    assert np.allclose(R @ np.swapaxes(R, 1, 2), np.eye(3), atol=1e-12)
+    with pytest.raises(ValueError, match="twist"):
+        explore.rod3d_shape(np.nan, 1.0)
+
+
+def test_dynamic_run_matches_pyelastica_once_the_clamp_is_the_same():
+    pytest.importorskip("elastica")
+    m = R3.make_rod3d(10)
+    dt = 1.0 / R3.omega_max_estimate(m)["max"]
+    n = int(round(1.0 / dt))
+    load = [0.0, -1.0, -0.5]
+    z = np.zeros((10, 3))
+
+    def tip(s, v, w):
+        return s.x[-1].copy()
+
+    *_, own = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20, observe=tip)
+    *_, rigid = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20,
+                              observe=tip, rigid_clamp=True)
+    _, pe = R3.elastica_run(10, load, dt, n, every=20)
+    gap_own = np.abs(np.array(own) - pe).max()
+    gap_rigid = np.abs(np.array(rigid) - pe).max()
+    assert gap_rigid < 0.02 * gap_own and gap_rigid < 1e-3
+
+
+def test_twisted_clamped_rod_frequencies_converge_to_the_whirling_shaft():
+    # twist-bend coupled vibration: clamped-clamped shaft at half Greenhill's moment
+    kL = 0.5 * R3.greenhill_twist(0.0)
+    ref = R3.twisted_shaft_omegas(kL, 2)
+    assert R3.twisted_shaft_omegas(0.0, 1)[0] == pytest.approx(22.3733, abs=1e-4)
+    Ns = np.array([20, 40, 80])
+    err = []
+    for N in Ns:
+        m = R3.make_rod3d(N, r_over_L=0.002)
+        om = R3.twisted_frequencies(m, kL * m.EI / m.GJ, 4)
+        assert om[1] == pytest.approx(om[0], rel=1e-5)          # the two planes: a pair
+        err.append(abs(om[0] / ref[0] - 1))
+    slope = np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert -2.1 < slope < -1.9
