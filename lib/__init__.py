@@ -5,12 +5,19 @@ One small module per model; every chapter of the book imports from here.
 Modules
 -------
 rod         discrete planar Cosserat rod (energy, gradient, Hessian, statics, modes)
+rod3d       discrete Cosserat rod in 3-D (quaternion frames, twist, Lie-group integrators)
 beam        analytic references: Euler-Bernoulli, Timoshenko, elastica
 integrate   model-independent time integrators (Verlet, Newmark, central difference)
 pcc         piecewise-constant-curvature reduction (Rayleigh-Ritz, nonlinear dynamics)
 fem         plane-strain neo-Hookean T3/T6 finite elements
+incompressible  rubber models and locking-free finite-strain elements (u-p, F-bar)
+actuation   tendons, follower pressure, inverse models (QP with cable bounds)
 constraints Lagrange multipliers: KKT / Schur solves, stabilisation, contact LCP
+crosscheck  adapters to SciPy, scikit-fem, MuJoCo and PyElastica
+explore     compute functions behind the chapters' widgets
+exercises   self-checking exercises: check(key, answer)
 published   the registry of every number the source chapters publish
 book        helpers the notebooks use to glue, check and save figures
 """
-__all__ = ["rod", "beam", "integrate", "pcc", "fem", "constraints", "published", "book"]
+__all__ = ["rod", "rod3d", "beam", "integrate", "pcc", "fem", "incompressible", "actuation",
+           "constraints", "crosscheck", "explore", "exercises", "published", "book"]
