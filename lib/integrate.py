@@ -1290,7 +1290,8 @@ def discrete_gradient_correction(energy0, energy1, g_mid, dq, mass=None):
 
 
 def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-10, maxiter=40,
-                           predictor="displacement", line_search="fallback", max_halvings=0):
+                           predictor="displacement", line_search="fallback", max_halvings=0,
+                           gradient=None):
     """One energy-conserving step for M q'' + grad Pi(q) = 0 (Gonzalez discrete gradient).
 
     The scheme (Gonzalez 1996; Simo and Tarnow 1992 for its energy-momentum
@@ -1307,10 +1308,16 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
 
     solved by :func:`newton_solve` on the tangent (2/dt^2 + c) M + K(q_m)/2
     (+ C/dt with damping), sparse when K is.  The exact tangent adds the
-    rank-one term M dq (dc/dq_1)^T (dense) and the q-derivative of f_d; both
-    are left out, so Newton converges linearly, fast while they are small
-    against the inertia term (the chapter counts the iterations), and the
-    tangent keeps Newmark's sparsity.  The residual itself is exact, so:
+    rank-one term M dq (dc/dq_1)^T, with
+
+        dc/dq_1 = [grad Pi(q_1) - grad Pi(q_m) - K(q_m) dq / 2 - 2 c M dq] / (dq^T M dq),
+
+    and the q-derivative of f_d.  The rank-one term is dense: it is added
+    only when K is dense and ``gradient`` is given (one more gradient per
+    iteration); otherwise it is left out, Newton converges linearly, fast
+    while the term is small against the inertia term (the chapter counts the
+    iterations), and the tangent keeps Newmark's sparsity.  The residual
+    itself is exact either way, so:
 
     * energy: H_1 - H_0 = -dt v_m . f_d(q_m, v_m) + dq . R exactly, i.e. without
       damping the energy H = v^T M v / 2 + Pi(q) is conserved to the Newton
@@ -1334,6 +1341,9 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
     mass : ndarray (n,) or (n, n), or sparse (n, n)
     damping : callable, optional
         ``damping(q, v) -> (f_d, C)``, C = df_d/dv (sparse or dense).
+    gradient : callable, optional
+        ``gradient(q) -> grad Pi``; with a dense K it makes the tangent exact
+        (the rank-one term above), so Newton converges quadratically.
     tol, maxiter, predictor, line_search, max_halvings
         As in :func:`newmark_step` ("acceleration" needs no stored
         acceleration: it uses a = -M^{-1} grad Pi(q_0), lumped mass only).
@@ -1360,11 +1370,11 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
     True
     """
     return _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor,
-                    line_search, max_halvings)[0]
+                    line_search, max_halvings, gradient)[0]
 
 
 def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, line_search,
-             max_halvings):
+             max_halvings, gradient=None):
     dt = _check_dt(dt)
     _check_predictor(predictor)
     q = np.asarray(q, dtype=float)
@@ -1390,6 +1400,10 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
             R = inertia + gbar
             K = 0.5 * K if sp.issparse(K) else 0.5 * np.asarray(K, dtype=float)
             J = _tangent(K, M, cb + c)
+            if gradient is not None and c != 0.0 and not sp.issparse(J):
+                g1 = np.asarray(gradient(x), dtype=float)
+                dc = (g1 - g - K @ dq - 2.0 * c * Mdq) / float(dq @ Mdq)
+                J = J + np.outer(Mdq, dc)
             if damping is not None:
                 fd, C = damping(qm, dq / h)
                 R = R + np.asarray(fd, dtype=float)
@@ -1417,7 +1431,7 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
 
 def discrete_gradient(q0, v0, dt, nsteps, energy, force, mass, damping=None, every=1,
                       callback=None, tol=1e-10, maxiter=40, predictor="displacement",
-                      line_search="fallback", max_halvings=0):
+                      line_search="fallback", max_halvings=0, gradient=None):
     """Run :func:`discrete_gradient_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
 
     The trajectory's ``a`` holds the mean acceleration of the step that ended
@@ -1445,7 +1459,7 @@ def discrete_gradient(q0, v0, dt, nsteps, energy, force, mass, damping=None, eve
         state["n"] += 1
         try:
             (q1, v1), st = _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter,
-                                    predictor, line_search, max_halvings)
+                                    predictor, line_search, max_halvings, gradient)
         except NewtonFailure as err:
             n = state["n"]
             raise err.located(n, n * dt) from None

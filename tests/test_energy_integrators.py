@@ -214,3 +214,24 @@ def test_model_independent_fem_arm_conserves_energy_with_consistent_mass():
     assert np.abs(tr.q).max() > 0.3                       # large motion
     assert np.abs(H / H[0] - 1).max() < 1e-9
     assert np.abs(Hn / Hn[0] - 1).max() > 1e3 * np.abs(H / H[0] - 1).max()
+
+
+def test_exact_dense_tangent_converges_faster_to_the_same_step(bent_rod):
+    rd, q0 = bent_rod
+    energy = lambda q: rod.energy(rd, q)
+    force = lambda q: (rod.gradient(rd, q), rod.hessian(rd, q).toarray())
+    M = rod.mass(rd)
+    v0 = 0.5 * np.cos(np.arange(q0.size))
+    runs = {}
+    for exact in (False, True):
+        (q1, v1), st = integrate._dg_core(q0, v0, 0.1, energy, force, M, None, 1e-13, 80,
+                                          "displacement", "fallback", 0,
+                                          (lambda q: rod.gradient(rd, q)) if exact else None)
+        runs[exact] = (q1, st["iterations"])
+    assert np.abs(runs[True][0] - runs[False][0]).max() < 1e-9
+    assert runs[True][1] < runs[False][1]
+    # and through the public run: energy conserved with the exact tangent too
+    tr = integrate.discrete_gradient(q0, v0, 0.1, 20, energy, force, M, tol=1e-12,
+                                     gradient=lambda q: rod.gradient(rd, q))
+    H = rod.energy(rd, tr.q) + integrate.kinetic_energy(M, tr.v)
+    assert np.abs(H / H[0] - 1).max() < 1e-10
