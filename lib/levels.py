@@ -462,3 +462,90 @@ def pcc_load_limit(tol, slenderness=20.0, n=WORKING["pcc"], lo=3.0, hi=30.0):
     if f(lo) * f(hi) > 0:
         raise ValueError(f"the PCC error does not cross tol = {tol} on alpha in [{lo}, {hi}]")
     return float(brentq(f, lo, hi, xtol=1e-2))
+
+
+# ------------------------------------------------------------------------------------
+# the release transient and the tendon's section effect
+# ------------------------------------------------------------------------------------
+def release(arm, level, size, t, alpha=ALPHA_SMALL, k_fem=24):
+    r"""Tip deflection y(t) after releasing the arm from its linear small-load shape.
+
+    Linear, undamped, by modal superposition of ``M u'' + K u = 0`` from ``u(0) = K^{-1} f``
+    (``f`` the tip load ``alpha EI/L^2``), ``u'(0) = 0``:
+
+    .. math:: u(t) = \sum_i v_i\,(v_i^\top M u_0)\cos\omega_i t,\qquad v_i^\top M v_j = \delta_{ij}.
+
+    PCC: every Ritz mode (``lib.pcc.ritz``, ``scipy.linalg.eigh``); rod: every mode of
+    the linearisation (``lib.rod.modes``); FEM (T6, consistent mass): the lowest
+    ``k_fem`` modes (``lib.fem.frequencies``), the start shape being the T6 static one.
+
+    Returns
+    -------
+    y : (len(t),) tip deflection (m); the FEM's is the tip-centre node.
+
+    >>> a = make_arm(10.0)
+    >>> y = release(a, "pcc", 1, [0.0])
+    >>> bool(np.isclose(y[0], -tip_force(a, ALPHA_SMALL) * a.L**3 / (4 * a.EI)))   # one arc: PL^3/4EI
+    True
+    """
+    from scipy.linalg import eigh
+
+    _check_arm(arm)
+    t = np.atleast_1d(np.asarray(t, dtype=float))
+    P = tip_force(arm, alpha)
+    model = build(arm, level, size)
+    if level == "pcc":
+        M, K = pcc.ritz(model.n, EI=arm.EI, rhoA=arm.rhoA, L=arm.L)
+        jt = pcc.jacobian(model, np.zeros(model.n), [arm.L])[0, 1]        # dy_tip/dq
+        u0 = np.linalg.solve(K, -P * jt)
+        om2, V = eigh(K, M)
+        om = np.sqrt(om2)
+        tip_row = jt
+    elif level == "rod":
+        K = rod.hessian(model, rod.straight(model)).toarray()
+        f = np.zeros(model.ndof)
+        f[-1] = -P
+        u0 = np.linalg.solve(K, f)
+        om, V = rod.modes(model)
+        M = np.diag(rod.mass(model))
+        tip_row = np.zeros(model.ndof)
+        tip_row[-1] = 1.0
+    else:
+        f = fem.tip_shear_load(model, P / arm.b)
+        u0 = fem.solve_linear(model, f)
+        om, V = fem.frequencies(model, k_fem, return_modes=True)
+        M = fem.mass(model)
+        tip_row = np.zeros(model.n_dofs)
+        tip_row[2 * _fem_tip_node(model) + 1] = 1.0
+    c = V.T @ (M @ u0)
+    return (tip_row @ V * c) @ np.cos(np.outer(om, t))
+
+
+def release_error(y, y_ref):
+    """max_t |y - y_ref| / max_t |y_ref| over the sampled release."""
+    return float(np.abs(np.asarray(y) - y_ref).max() / np.abs(y_ref).max())
+
+
+def fem_section_angle(model, u, x):
+    """Rotation of the FEM cross-section X = x (the line from its bottom to its top node)."""
+    X = model.mesh.nodes
+    f = np.flatnonzero(np.isclose(X[:, 0], x))
+    if f.size == 0:
+        raise ValueError(f"no mesh section at x = {x!r}")
+    lo, hi = f[np.argmin(X[f, 1])], f[np.argmax(X[f, 1])]
+    v = (X[hi] + u.reshape(-1, 2)[hi]) - (X[lo] + u.reshape(-1, 2)[lo])
+    return float(np.arctan2(-v[0], v[1]))
+
+
+def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
+    """FEM mid-span curvature (sections at 0.3 L and 0.7 L) over the beam value tau d/EI.
+
+    The rod and PCC give exactly 1 (their sections are rigid and their laws linear).
+    """
+    model = to_fem(arm, ny)
+    d = tendon_offset(arm)
+    u = actuation.cable_static(model, [_fem_cable(model, d)],
+                               [tendon_tension(arm, beta, d) / arm.b], steps=steps)[1][-1]
+    x1, x2 = 0.3 * arm.L, 0.7 * arm.L
+    kappa = (fem_section_angle(model, u, x2) - fem_section_angle(model, u, x1)) / (x2 - x1)
+    return kappa / (beta / arm.L)

@@ -104,3 +104,28 @@ def test_explore_shapes_start_at_the_clamp_and_bend_down():
     for lev in lv.LEVELS:
         assert np.allclose(sh[lev][0], 0.0, atol=1e-12)
         assert sh[lev][-1, 1] < 0
+
+
+def test_release_starts_at_the_static_deflection_and_oscillates():
+    arm = lv.make_arm(10.0)
+    P = lv.tip_force(arm, lv.ALPHA_SMALL)
+    T1 = 2 * np.pi / lv.frequencies(arm, "rod", 20, k=1)[0][0]
+    y = lv.release(arm, "rod", 20, [0.0, T1 / 2])
+    eb = -P * arm.L**3 / (3 * arm.EI)
+    assert abs(y[0] / eb - 1) < 0.03          # starts near the beam deflection
+    assert y[1] > 0                            # half a period later it is above the axis
+
+
+def test_release_of_fem_converges_in_the_number_of_modes():
+    arm = lv.make_arm(5.0)
+    t = np.linspace(0.0, 0.05, 41)
+    y16, y32 = (lv.release(arm, "fem", 2, t, k_fem=k) for k in (16, 32))
+    assert lv.release_error(y16, y32) < 1e-2
+
+
+def test_tendon_curvature_matches_beam_value_for_small_pulls():
+    """The FEM cable bends the arm at tau d/EI within 3 % for a small pull, less for a big one."""
+    arm = lv.make_arm(10.0)
+    small = lv.tendon_curvature_ratio(arm, 0.1, steps=2)
+    big = lv.tendon_curvature_ratio(arm, 1.5)
+    assert abs(small - 1) < 0.03 and big < small
