@@ -1,0 +1,551 @@
+r"""One soft arm, three model levels: PCC, Cosserat rod and plane-strain FEM.
+
+A planar silicone arm (length ``L``, in-plane thickness ``h``, out-of-plane width
+``b``, clamped at ``x = 0``) is described once by :class:`Arm` and mapped to the
+three models of the book so that all of them share one section stiffness:
+
+* plane strain (the arm is a strip, ``b`` wide): ``E' = E/(1-nu^2)``;
+* bending ``EI = E' b h^3/12``, stretch ``EA = E' b h``, shear
+  ``k_s G A = (5/6) E b h / (2(1+nu))`` (the rectangle's shear coefficient),
+  mass ``rho A = rho b h`` and rotary inertia ``rho I = rho A h^2/12``;
+* PCC (:mod:`lib.pcc`): ``n`` constant-curvature segments with ``EI, rho A, L``;
+* rod (:mod:`lib.rod`): ``N`` elements, ``r = h/sqrt(3)`` so that ``EA = 4 EI/r^2 =
+  12 EI/h^2`` and ``rho I = rho A r^2/4 = rho A h^2/12``; the shear coefficient
+  passed to ``make_rod`` is ``(5/6)(1-nu^2)`` so that ``k_sGA`` is the one above;
+* FEM (:mod:`lib.fem`): the ``L x h`` rectangle per unit thickness, T6 triangles,
+  ``ny`` cells through the thickness and square cells along ``x``; forces are
+  divided by ``b``.
+
+Loads are stated nondimensionally: the tip load ``alpha = P L^2/EI``, the tendon
+pull ``beta = tau d L/EI`` (the tip angle a pure moment ``tau d`` would give) and
+gravity ``gamma = rho A g L^3/EI`` follows from the material and ``g``.
+
+Cases (:func:`static_tip`): tip load (linear: FEM by the Taylor-Hood T6/P1
+``mixed_solve``; nonlinear: neo-Hookean T6 ``fem.static``), gravity and tendon
+pull (nonlinear), plus :func:`frequencies`, :func:`explicit_step` (the largest
+stable central-difference step ``2/omega_max``) and :func:`release` (the linear
+free vibration after releasing the small tip load).  Errors are relative to the
+h-refined FEM reference (:data:`REFERENCE_NY` cells through the thickness).
+
+References
+----------
+Smooth-On, Dragon Skin Series technical bulletin (100 % modulus, specific gravity);
+Cowper (1966) for the shear coefficient; Taylor & Hood (1973); Webster & Jones (2010).
+
+Examples
+--------
+>>> arm = make_arm(10.0)
+>>> round(arm.L, 3), round(arm.EI / (arm.Ep * arm.b * arm.h**3 / 12), 12)
+(0.1, 1.0)
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq, minimize, root
+
+from . import actuation, fem, pcc, rod
+
+PSI = 6894.757293168
+#: Dragon Skin 10 (Smooth-On technical bulletin): 100 % modulus 22 psi, specific gravity 1.07.
+SIGMA100 = 22.0 * PSI
+SPECIFIC_GRAVITY = 1.07
+#: neo-Hookean uniaxial nominal stress mu (lam - lam^-2) at lam = 2, E = 3 mu.
+E_DRAGON_SKIN = 3.0 * SIGMA100 / (2.0 - 0.25)
+RHO_DRAGON_SKIN = 1000.0 * SPECIFIC_GRAVITY
+NU_SILICONE = 0.49
+G_ACC = 9.81
+KS_RECT = 5.0 / 6.0
+LEVELS = ("pcc", "rod", "fem")
+#: working discretisations of the three levels and the FEM reference
+WORKING = {"pcc": 4, "rod": 20, "fem": 2}
+REFERENCE_NY = 6
+REFERENCE_NY_NONLINEAR = 4
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A planar silicone arm: geometry (m), material (Pa, kg/m^3) and derived section data."""
+
+    L: float
+    h: float
+    b: float
+    E: float
+    nu: float
+    rho: float
+
+    @property
+    def slenderness(self):
+        return self.L / self.h
+
+    @property
+    def Ep(self):
+        """Plane-strain modulus E/(1 - nu^2)."""
+        return self.E / (1.0 - self.nu**2)
+
+    @property
+    def EI(self):
+        return self.Ep * self.b * self.h**3 / 12.0
+
+    @property
+    def EA(self):
+        return self.Ep * self.b * self.h
+
+    @property
+    def kGA(self):
+        return KS_RECT * self.E / (2.0 * (1.0 + self.nu)) * self.b * self.h
+
+    @property
+    def rhoA(self):
+        return self.rho * self.b * self.h
+
+    @property
+    def gamma(self):
+        """Gravity parameter rho A g L^3 / EI."""
+        return self.rhoA * G_ACC * self.L**3 / self.EI
+
+
+def _positive(value, name):
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return v
+
+
+def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=RHO_DRAGON_SKIN):
+    """The Dragon Skin 10 strip of thickness ``h`` and width ``b`` with ``L = slenderness h``.
+
+    Examples
+    --------
+    >>> a = make_arm(5.0)
+    >>> round(a.E / 1e3, 1), a.rho, a.nu
+    (260.0, 1070.0, 0.49)
+    """
+    s = _positive(slenderness, "slenderness")
+    h = _positive(h, "h")
+    b = _positive(b, "b")
+    E = _positive(E, "E")
+    rho = _positive(rho, "rho")
+    try:
+        nu = float(nu)
+    except (TypeError, ValueError):
+        raise ValueError(f"nu must be a number in (-1, 0.5), got {nu!r}") from None
+    if not (-1.0 < nu < 0.5):
+        raise ValueError(f"nu must lie in (-1, 0.5), got {nu!r}")
+    return Arm(L=s * h, h=h, b=b, E=E, nu=nu, rho=rho)
+
+
+def _count(value, name, low=1):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _check_arm(arm):
+    if not isinstance(arm, Arm):
+        raise ValueError(f"arm must be an Arm (make_arm), got {type(arm).__name__}")
+
+
+def _check_level(level):
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+
+
+# ------------------------------------------------------------------------------------
+# the arm -> three models
+# ------------------------------------------------------------------------------------
+def to_pcc(arm, n):
+    """PCC model of ``n`` segments (``lib.pcc.make_pcc`` with EI, rho A, L of the arm)."""
+    _check_arm(arm)
+    return pcc.make_pcc(_count(n, "n"), EI=arm.EI, rhoA=arm.rhoA, L=arm.L)
+
+
+def to_rod(arm, N):
+    """Cosserat rod of ``N`` elements with the arm's EI, EA, k_sGA, rho A and rho I.
+
+    >>> a = make_arm(10.0)
+    >>> r = to_rod(a, 10)
+    >>> bool(np.isclose(r.EA, a.EA) and np.isclose(r.kGA, a.kGA))
+    True
+    """
+    _check_arm(arm)
+    return rod.make_rod(_count(N, "N"), r_over_L=arm.h / (math.sqrt(3.0) * arm.L), nu=arm.nu,
+                        ks=KS_RECT * (1.0 - arm.nu**2), L=arm.L, EI=arm.EI, rhoA=arm.rhoA)
+
+
+def to_fem(arm, ny):
+    """Plane-strain T6 model: ``ny`` cells through h, ``round(ny L/h)`` along L, x = 0 clamped."""
+    _check_arm(arm)
+    ny = _count(ny, "ny")
+    nx = max(1, int(round(ny * arm.slenderness)))
+    mesh = fem.rectangle_mesh(nx, ny, "T6", length=arm.L, height=arm.h)
+    return fem.make_model(mesh, E=arm.E, nu=arm.nu, rho=arm.rho, fixed=fem.clamped_dofs(mesh))
+
+
+def build(arm, level, size):
+    """The model of ``level`` ("pcc", "rod", "fem") at discretisation ``size`` (n, N or ny)."""
+    _check_level(level)
+    return {"pcc": to_pcc, "rod": to_rod, "fem": to_fem}[level](arm, size)
+
+
+def dofs(model):
+    """Number of unknowns of a model (FEM: free displacement dofs)."""
+    if isinstance(model, pcc.PCC):
+        return model.n
+    if isinstance(model, rod.Rod):
+        return model.ndof
+    return int(model.free.size)
+
+
+def tip_force(arm, alpha):
+    """Tip force P = alpha EI / L^2 (N)."""
+    return float(alpha) * arm.EI / arm.L**2
+
+
+def tendon_tension(arm, beta, offset):
+    """Tension tau with tau d L / EI = beta."""
+    return float(beta) * arm.EI / (offset * arm.L)
+
+
+def tendon_offset(arm):
+    """The tendon runs at d = h/4 above the centreline (a grid line of every T6 mesh with even ny)."""
+    return arm.h / 4.0
+
+
+# ------------------------------------------------------------------------------------
+# PCC statics with a dead tip force and moment
+# ------------------------------------------------------------------------------------
+def pcc_energy(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
+    """V(q) - F . p_tip(q) - M theta_tip(q): PCC potential with a dead tip force and moment."""
+    x, y, th = pcc.tip(model, q)
+    return pcc.energy(model, q, grav) - force[0] * x - force[1] * y - moment * th
+
+
+def pcc_gradient(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
+    """Gradient of :func:`pcc_energy`: grad V - J_tip^T F - M (J_tip from ``pcc.jacobian``)."""
+    J = pcc.jacobian(model, q, [model.L])[0]
+    return pcc.gradient(model, q, grav) - J.T @ np.asarray(force, float) - moment
+
+
+def pcc_static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
+    """PCC equilibrium by load-incremented minimisation of :func:`pcc_energy`.
+
+    Each increment: BFGS from the previous equilibrium (stays on the stable branch),
+    polished by ``scipy.optimize.root`` (hybrid Newton) on :func:`pcc_gradient`.
+
+    Raises RuntimeError naming the load step if a minimisation fails.
+
+    >>> m = pcc.make_pcc(1)
+    >>> q = pcc_static(m, moment=0.5, steps=1)
+    >>> round(float(q[0]), 8)          # pure moment: q = M L / EI
+    0.5
+    """
+    q = np.zeros(model.n)
+    steps = _count(steps, "steps")
+    scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
+                abs(moment), abs(grav) * model.rhoA * model.L**2)
+    for j in range(1, steps + 1):
+        lam = j / steps
+        f = (lam * force[0], lam * force[1])
+        args = (f, lam * moment, lam * grav)
+        res = minimize(lambda z: pcc_energy(model, z, *args) / scale, q,
+                       jac=lambda z: pcc_gradient(model, z, *args) / scale,
+                       method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
+        # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
+        pol = root(lambda z: pcc_gradient(model, z, *args) / scale, res.x, method="hybr",
+                   options={"xtol": 1e-13})
+        g_bfgs = np.abs(pcc_gradient(model, res.x, *args)).max() / scale
+        g = np.abs(pcc_gradient(model, pol.x, *args)).max() / scale
+        x = pol.x if g <= g_bfgs else res.x
+        g = min(g, g_bfgs)
+        if g > 1e-9:
+            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
+                               f"gradient {g:.2e} ({res.message})")
+        q = x
+    return q
+
+
+# ------------------------------------------------------------------------------------
+# the cases
+# ------------------------------------------------------------------------------------
+def _fem_tip_node(model):
+    nodes = model.mesh.nodes
+    on = np.flatnonzero(np.isclose(nodes[:, 0], model.mesh.length) & np.isclose(nodes[:, 1], 0.0))
+    if on.size != 1:
+        raise ValueError("the FEM mesh has no node at the tip centre (use an even ny)")
+    return int(on[0])
+
+
+def _fem_centreline(model, u):
+    nodes = model.mesh.nodes
+    on = np.flatnonzero(np.isclose(nodes[:, 1], 0.0))
+    on = on[np.argsort(nodes[on, 0])]
+    return nodes[on] + np.asarray(u).reshape(-1, 2)[on]
+
+
+def _fem_gravity(model, g):
+    a = np.zeros(model.n_dofs)
+    a[1::2] = -g
+    return fem.mass(model) @ a
+
+
+def _fem_cable(model, offset):
+    nodes = model.mesh.nodes
+    on = np.flatnonzero(np.isclose(nodes[:, 1], offset))
+    if on.size == 0:
+        raise ValueError(f"no node line at y = {offset!r} for the cable")
+    return on[np.argsort(nodes[on, 0])]
+
+
+CASES = ("tip_small", "tip_large", "gravity", "tendon")
+#: nondimensional tip loads alpha = P L^2 / EI of the small and large cases, tendon beta
+ALPHA_SMALL = 0.05
+ALPHA_LARGE = 3.0
+BETA_TENDON = 1.5
+
+
+def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10):
+    """Static equilibrium of one level; returns ``(centreline (k, 2), dofs, seconds)``.
+
+    ``alpha``: dead tip load ``P = alpha EI/L^2`` in -y; ``gravity``: g = 9.81 m/s^2 in
+    -y; ``beta``: a tendon at d = h/4 with ``tau d L/EI = beta``.  ``linear=True`` (tip
+    load only) solves the linear problem: for the FEM the Taylor-Hood T6/P1
+    :func:`lib.fem.mixed_solve` (locking-free at nu near 0.5); the nonlinear FEM is the
+    displacement neo-Hookean T6 :func:`lib.fem.static` (or
+    :func:`lib.actuation.cable_static`).  The clock covers the solve only.
+    """
+    _check_arm(arm)
+    model = build(arm, level, size)
+    P = tip_force(arm, alpha)
+    g = G_ACC if gravity else 0.0
+    d = tendon_offset(arm)
+    tau = tendon_tension(arm, beta, d) if beta else 0.0
+    if linear and (gravity or beta):
+        raise ValueError("linear=True is for the tip load only (gravity=False, beta=0)")
+    t0 = time.perf_counter()
+    if level == "pcc":
+        q = pcc_static(model, (0.0, -P), tau * d, g, steps=1 if linear else steps)
+        t = time.perf_counter() - t0
+        s = np.linspace(0, arm.L, 41)
+        xy = pcc.positions(model, q, s)
+    elif level == "rod":
+        if beta:
+            q = actuation.static(model, [actuation.make_tendon(model, d)], [tau], steps=steps,
+                                 load=(0.0, -P, 0.0), grav=g)
+        else:
+            q = rod.static(model, (0.0, -P, 0.0), g, steps=1 if linear else steps)
+        t = time.perf_counter() - t0
+        xy = np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
+    else:
+        load = fem.tip_shear_load(model, P / arm.b) if P else np.zeros(model.n_dofs)
+        if g:
+            load = load + _fem_gravity(model, g)
+        if linear:
+            u, _ = fem.mixed_solve(model, load)
+        elif beta:
+            if P or g:
+                raise ValueError("the FEM tendon case takes no other load")
+            u = actuation.cable_static(model, [_fem_cable(model, d)], [tau / arm.b], steps=steps)[1][-1]
+        else:
+            u = fem.static(model, load, steps=steps, tol=1e-8)
+        t = time.perf_counter() - t0
+        xy = _fem_centreline(model, u)
+    return xy, dofs(model), t
+
+
+def tip_error(xy, xy_ref, L, transverse=False):
+    """Relative tip error |p - p_ref| / |p_ref - (L, 0)| (tip displacement as the scale).
+
+    ``transverse=True`` compares the tip deflection y only (the linear small-load
+    case: a linear FEM has no geometric shortening of x, the nonlinear PCC and rod do).
+
+    >>> round(tip_error(np.array([[0, 0], [1.0, -0.11]]), np.array([[0, 0], [1.0, -0.1]]), 1.0), 12)
+    0.1
+    """
+    if transverse:
+        return float(abs(xy[-1][1] - xy_ref[-1][1]) / abs(xy_ref[-1][1]))
+    p0 = np.array([L, 0.0])
+    return float(np.linalg.norm(xy[-1] - xy_ref[-1]) / np.linalg.norm(xy_ref[-1] - p0))
+
+
+def reference(arm, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10):
+    """The h-refined FEM reference centreline (``REFERENCE_NY`` linear, ``REFERENCE_NY_NONLINEAR``)."""
+    ny = REFERENCE_NY if linear else REFERENCE_NY_NONLINEAR
+    return solve_static(arm, "fem", ny, alpha, gravity, beta, linear, steps)[0]
+
+
+def frequencies(arm, level, size, k=3):
+    """First ``k`` angular frequencies (rad/s), all modes ascending, and the solve time.
+
+    PCC: linear Rayleigh-Ritz; rod: linearisation about the straight state (bending,
+    stretch and shear modes); FEM: T6 with consistent mass (shift-invert Lanczos).
+    """
+    model = build(arm, level, size)
+    t0 = time.perf_counter()
+    if level == "pcc":
+        om = pcc.frequencies(model.n, k, EI=arm.EI, rhoA=arm.rhoA, L=arm.L)
+    elif level == "rod":
+        om = rod.frequencies(model, k)
+    else:
+        om = fem.frequencies(model, k)
+    return np.asarray(om), dofs(model), time.perf_counter() - t0
+
+
+def explicit_step(arm, level, size):
+    """Largest stable central-difference (Verlet) step 2/omega_max (s).
+
+    >>> a = make_arm(10.0)
+    >>> bool(explicit_step(a, "pcc", 4) > explicit_step(a, "rod", 20))
+    True
+    """
+    model = build(arm, level, size)
+    if level == "pcc":
+        wmax = pcc.frequencies(model.n, EI=arm.EI, rhoA=arm.rhoA, L=arm.L).max()
+    elif level == "rod":
+        wmax = rod.frequencies(model).max()
+    else:
+        wmax = fem.highest_frequency(model)
+    return float(2.0 / wmax)
+
+
+def frequency_error(om, om_ref):
+    """Largest relative error of the first frequencies."""
+    om, om_ref = np.asarray(om), np.asarray(om_ref)
+    return float(np.max(np.abs(om / om_ref[:om.size] - 1.0)))
+
+
+# ------------------------------------------------------------------------------------
+# thresholds by root finding
+# ------------------------------------------------------------------------------------
+def rod_small_load_error(slenderness, N=WORKING["rod"]):
+    """Rod (N elements) tip error against the FEM reference under the small tip load."""
+    arm = make_arm(slenderness)
+    ref = reference(arm, ALPHA_SMALL, linear=True)
+    xy = solve_static(arm, "rod", N, ALPHA_SMALL, linear=True)[0]
+    return tip_error(xy, ref, arm.L, transverse=True)
+
+
+def rod_slenderness_limit(tol, lo=2.0, hi=50.0, N=WORKING["rod"]):
+    """Slenderness L/h at which the rod's small-load tip error equals ``tol`` (brentq).
+
+    Below it the rod's rigid-section assumption costs more than ``tol``.
+    """
+    f = lambda s: rod_small_load_error(s, N) - tol   # noqa: E731
+    if f(lo) * f(hi) > 0:
+        raise ValueError(f"the rod error does not cross tol = {tol} on L/h in [{lo}, {hi}]")
+    return float(brentq(f, lo, hi, xtol=1e-3))
+
+
+def pcc_load_error(alpha, slenderness=20.0, n=WORKING["pcc"], N_ref=80):
+    """PCC (n segments) tip error under the tip load alpha against the fine rod (N_ref).
+
+    At L/h = 20 the fine rod agrees with the FEM reference to well under the
+    threshold (the chapter computes and asserts this), and, unlike the
+    near-incompressible T6 Newton solve, it follows the arm to very large loads cheaply.
+    """
+    arm = make_arm(slenderness)
+    steps = max(2, int(math.ceil(2 * alpha)))
+    ref = solve_static(arm, "rod", N_ref, alpha, steps=steps)[0]
+    xy = solve_static(arm, "pcc", n, alpha, steps=steps)[0]
+    return tip_error(xy, ref, arm.L)
+
+
+def pcc_load_limit(tol, slenderness=20.0, n=WORKING["pcc"], lo=3.0, hi=30.0):
+    """Tip load alpha at which the PCC tip error equals ``tol`` (brentq on the error curve)."""
+    f = lambda a: pcc_load_error(a, slenderness, n) - tol   # noqa: E731
+    if f(lo) * f(hi) > 0:
+        raise ValueError(f"the PCC error does not cross tol = {tol} on alpha in [{lo}, {hi}]")
+    return float(brentq(f, lo, hi, xtol=1e-2))
+
+
+# ------------------------------------------------------------------------------------
+# the release transient and the tendon's section effect
+# ------------------------------------------------------------------------------------
+def release(arm, level, size, t, alpha=ALPHA_SMALL, k_fem=24):
+    r"""Tip deflection y(t) after releasing the arm from its linear small-load shape.
+
+    Linear, undamped, by modal superposition of ``M u'' + K u = 0`` from ``u(0) = K^{-1} f``
+    (``f`` the tip load ``alpha EI/L^2``), ``u'(0) = 0``:
+
+    .. math:: u(t) = \sum_i v_i\,(v_i^\top M u_0)\cos\omega_i t,\qquad v_i^\top M v_j = \delta_{ij}.
+
+    PCC: every Ritz mode (``lib.pcc.ritz``, ``scipy.linalg.eigh``); rod: every mode of
+    the linearisation (``lib.rod.modes``); FEM (T6, consistent mass): the lowest
+    ``k_fem`` modes (``lib.fem.frequencies``), the start shape being the T6 static one.
+
+    Returns
+    -------
+    y : (len(t),) tip deflection (m); the FEM's is the tip-centre node.
+
+    >>> a = make_arm(10.0)
+    >>> y = release(a, "pcc", 1, [0.0])
+    >>> bool(np.isclose(y[0], -tip_force(a, ALPHA_SMALL) * a.L**3 / (4 * a.EI)))   # one arc: PL^3/4EI
+    True
+    """
+    from scipy.linalg import eigh
+
+    _check_arm(arm)
+    t = np.atleast_1d(np.asarray(t, dtype=float))
+    P = tip_force(arm, alpha)
+    model = build(arm, level, size)
+    if level == "pcc":
+        M, K = pcc.ritz(model.n, EI=arm.EI, rhoA=arm.rhoA, L=arm.L)
+        jt = pcc.jacobian(model, np.zeros(model.n), [arm.L])[0, 1]        # dy_tip/dq
+        u0 = np.linalg.solve(K, -P * jt)
+        om2, V = eigh(K, M)
+        om = np.sqrt(om2)
+        tip_row = jt
+    elif level == "rod":
+        K = rod.hessian(model, rod.straight(model)).toarray()
+        f = np.zeros(model.ndof)
+        f[-1] = -P
+        u0 = np.linalg.solve(K, f)
+        om, V = rod.modes(model)
+        M = np.diag(rod.mass(model))
+        tip_row = np.zeros(model.ndof)
+        tip_row[-1] = 1.0
+    else:
+        f = fem.tip_shear_load(model, P / arm.b)
+        u0 = fem.solve_linear(model, f)
+        om, V = fem.frequencies(model, k_fem, return_modes=True)
+        M = fem.mass(model)
+        tip_row = np.zeros(model.n_dofs)
+        tip_row[2 * _fem_tip_node(model) + 1] = 1.0
+    c = V.T @ (M @ u0)
+    return (tip_row @ V * c) @ np.cos(np.outer(om, t))
+
+
+def release_error(y, y_ref):
+    """max_t |y - y_ref| / max_t |y_ref| over the sampled release."""
+    return float(np.abs(np.asarray(y) - y_ref).max() / np.abs(y_ref).max())
+
+
+def fem_section_angle(model, u, x):
+    """Rotation of the FEM cross-section X = x (the line from its bottom to its top node)."""
+    X = model.mesh.nodes
+    f = np.flatnonzero(np.isclose(X[:, 0], x))
+    if f.size == 0:
+        raise ValueError(f"no mesh section at x = {x!r}")
+    lo, hi = f[np.argmin(X[f, 1])], f[np.argmax(X[f, 1])]
+    v = (X[hi] + u.reshape(-1, 2)[hi]) - (X[lo] + u.reshape(-1, 2)[lo])
+    return float(np.arctan2(-v[0], v[1]))
+
+
+def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
+    """FEM mid-span curvature (sections at 0.3 L and 0.7 L) over the beam value tau d/EI.
+
+    The rod and PCC give exactly 1 (their sections are rigid and their laws linear).
+    """
+    model = to_fem(arm, ny)
+    d = tendon_offset(arm)
+    u = actuation.cable_static(model, [_fem_cable(model, d)],
+                               [tendon_tension(arm, beta, d) / arm.b], steps=steps)[1][-1]
+    x1, x2 = 0.3 * arm.L, 0.7 * arm.L
+    kappa = (fem_section_angle(model, u, x2) - fem_section_angle(model, u, x1)) / (x2 - x1)
+    return kappa / (beta / arm.L)
