@@ -13,6 +13,8 @@ A wrong answer gets a hint that names the usual slip, tested in this order:
 * ``factor 2``   the answer is twice or half the expected one;
 * ``factor 2pi``  the answer is 2 pi times or 1/(2 pi) of the expected one (an angular
   frequency omega given for a frequency f = omega / 2 pi, or the reverse);
+* ``degrees``    the answer is the expected angle in degrees instead of radians (or the
+  reverse);
 * ``magnitude``  the answer is off by a power of ten (a unit, a percent or a scale
   slip: 10, 100, 1000, ...);
 * otherwise the relative error, so a student sees how far off they are.
@@ -40,6 +42,8 @@ True
 'magnitude'
 >>> exercises.check("demo-1", 8 * 3.14159265).hint
 'factor 2pi'
+>>> exercises.check("demo-1", 4 * 57.29578).hint
+'degrees'
 >>> exercises.unregister("demo-1")
 """
 from __future__ import annotations
@@ -177,6 +181,10 @@ def _hint(a, e, rtol, atol):
         if _close(a / f, e, rtol, atol):
             return "factor 2pi", ("2 pi times" if f > 1 else "1/(2 pi) of") + (
                 " the expected value: an angular frequency omega mixed up with f = omega / 2 pi")
+    for f in (180 / math.pi, math.pi / 180):
+        if _close(a / f, e, rtol, atol):
+            return "degrees", ("degrees where radians are asked" if f > 1
+                               else "radians where degrees are asked")
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.abs(a) / np.abs(e)
     ratio = ratio[np.isfinite(ratio) & (ratio > 0)]
@@ -196,8 +204,8 @@ def check(key: str, answer) -> Verdict:
 
     ``answer`` is a number or array-like of the solution's shape.  Returns a
     :class:`Verdict`; a wrong answer carries a ``hint`` (``"shape"``, ``"sign"``,
-    ``"factor 2"``, ``"factor 2pi"``, ``"magnitude"`` or ``"value"``).  Raises ``ValueError`` for an
-    unknown key or an answer that is not numeric.
+    ``"factor 2"``, ``"factor 2pi"``, ``"degrees"``, ``"magnitude"`` or ``"value"``).
+    Raises ``ValueError`` for an unknown key or an answer that is not numeric.
     """
     entry = _entry(key)
     e = np.asarray(solution(key), dtype=float)
