@@ -47,6 +47,18 @@ def test_factor_two_and_powers_of_ten_are_named(key):
 
 
 @pytest.mark.parametrize("key", KEYS)
+def test_angular_frequency_and_degree_slips_are_named(key):
+    e = np.asarray(exercises.solution(key), dtype=float)
+    entry = exercises._entry(key)
+    if exercises._close(2 * e, e, entry.rtol, entry.atol):
+        pytest.skip("the answer is zero within tolerance")
+    assert exercises.check(key, 2 * np.pi * e).hint == "factor 2pi"
+    assert exercises.check(key, e / (2 * np.pi)).hint == "factor 2pi"
+    assert exercises.check(key, np.degrees(e)).hint == "degrees"
+    assert exercises.check(key, np.radians(e)).hint == "degrees"
+
+
+@pytest.mark.parametrize("key", KEYS)
 def test_wrong_shape_is_named(key):
     e = np.asarray(exercises.solution(key), dtype=float)
     wrong = np.append(e.ravel(), 1.0)

@@ -11,6 +11,10 @@ A wrong answer gets a hint that names the usual slip, tested in this order:
 * ``shape``      the answer's shape differs from the expected one;
 * ``sign``       the answer is the expected one with the opposite sign;
 * ``factor 2``   the answer is twice or half the expected one;
+* ``factor 2pi``  the answer is 2 pi times or 1/(2 pi) of the expected one (an angular
+  frequency omega given for a frequency f = omega / 2 pi, or the reverse);
+* ``degrees``    the answer is the expected angle in degrees instead of radians (or the
+  reverse);
 * ``magnitude``  the answer is off by a power of ten (a unit, a percent or a scale
   slip: 10, 100, 1000, ...);
 * otherwise the relative error, so a student sees how far off they are.
@@ -36,6 +40,10 @@ True
 'factor 2'
 >>> exercises.check("demo-1", 400.0).hint
 'magnitude'
+>>> exercises.check("demo-1", 8 * 3.14159265).hint
+'factor 2pi'
+>>> exercises.check("demo-1", 4 * 57.29578).hint
+'degrees'
 >>> exercises.unregister("demo-1")
 """
 from __future__ import annotations
@@ -115,7 +123,8 @@ def keys(chapter: str | None = None) -> list[str]:
 
     def rank(k):
         chap, _, num = k.rpartition("-")
-        return (order.get(chap, len(order)), chap, int(num) if num.isdigit() else 0, num)
+        digits = num[:len(num) - len(num.lstrip("0123456789"))]
+        return (order.get(chap, len(order)), chap, int(digits) if digits else 0, num)
 
     return sorted(out, key=rank)
 
@@ -168,6 +177,14 @@ def _hint(a, e, rtol, atol):
     for f in (2.0, 0.5):
         if _close(a / f, e, rtol, atol):
             return "factor 2", ("twice" if f == 2 else "half") + " the expected value: a factor of 2 slipped in"
+    for f in (2 * math.pi, 1 / (2 * math.pi)):
+        if _close(a / f, e, rtol, atol):
+            return "factor 2pi", ("2 pi times" if f > 1 else "1/(2 pi) of") + (
+                " the expected value: an angular frequency omega mixed up with f = omega / 2 pi")
+    for f in (180 / math.pi, math.pi / 180):
+        if _close(a / f, e, rtol, atol):
+            return "degrees", ("degrees where radians are asked" if f > 1
+                               else "radians where degrees are asked")
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.abs(a) / np.abs(e)
     ratio = ratio[np.isfinite(ratio) & (ratio > 0)]
@@ -187,8 +204,8 @@ def check(key: str, answer) -> Verdict:
 
     ``answer`` is a number or array-like of the solution's shape.  Returns a
     :class:`Verdict`; a wrong answer carries a ``hint`` (``"shape"``, ``"sign"``,
-    ``"factor 2"``, ``"magnitude"`` or ``"value"``).  Raises ``ValueError`` for an
-    unknown key or an answer that is not numeric.
+    ``"factor 2"``, ``"factor 2pi"``, ``"degrees"``, ``"magnitude"`` or ``"value"``).
+    Raises ``ValueError`` for an unknown key or an answer that is not numeric.
     """
     entry = _entry(key)
     e = np.asarray(solution(key), dtype=float)
