@@ -3,6 +3,12 @@
 The cavity exercise (a closed pressurised contour gives a symmetric load stiffness)
 is a proof whose numerical confirmation agrees to round-off; it is discussed, not
 checked.
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("actuation-taper", [0.0031, 0.000075]).hint   # fractions, not percent
+'magnitude'
 """
 import numpy as np
 

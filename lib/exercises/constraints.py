@@ -3,6 +3,12 @@
 Exercise 1 (the unit-gradient pendulum) and exercise 2 (the Baumgarte sweep, whose
 violations and evaluation counts depend on the integrator's step sequence) are
 discussed, not checked.
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("constraints-3a", 2.04).hint   # the diameter
+'factor 2'
 """
 import numpy as np
 

@@ -2,6 +2,12 @@
 
 Exercise 4 (the scikit-fem forms agree to round-off whatever nu) is discussed, not
 checked.
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("crosscheck-2b", 1.0).hint     # "first order"
+'factor 2'
 """
 import numpy as np
 

@@ -1,4 +1,11 @@
-"""Answers to the exercises of the *Finite elements* chapter (see :mod:`lib.exercises`)."""
+"""Answers to the exercises of the *Finite elements* chapter (see :mod:`lib.exercises`).
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("fem-3", 29).hint          # half the steps
+'factor 2'
+"""
 import numpy as np
 import scipy.sparse.linalg as spla
 

@@ -3,6 +3,12 @@
 
 Exercise 1 (P2/P0 eliminated element by element is F-bar) is a derivation whose
 numerical confirmation agrees to round-off; it is discussed, not checked.
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("fem_incompressible-2", [320, 320, 205]).hint   # pressures only
+'shape'
 """
 import numpy as np
 
