@@ -1,0 +1,83 @@
+"""Answers to the exercises of the *Actuation* chapter (see :mod:`lib.exercises`).
+
+The cavity exercise (a closed pressurised contour gives a symmetric load stiffness)
+is a proof whose numerical confirmation agrees to round-off; it is discussed, not
+checked.
+
+Examples
+--------
+>>> from lib.exercises import check
+>>> check("actuation-taper", [0.0031, 0.000075]).hint   # fractions, not percent
+'magnitude'
+"""
+import numpy as np
+
+from lib import actuation as ac
+from lib import rod as rd
+from lib.exercises import exercise
+
+D = 0.03          # the chapter's tendon offset
+TAU_F = 60.0      # the chapter's tip-tendon tension in the dynamic runs
+TMAX = 30.0       # the motor limit of the unreachable example
+
+
+@exercise("actuation-taper", rtol=1e-2,
+          text="largest curvature deviation in percent of the peak curvature, "
+               "array [naive tau d/EI, with 1/sqrt(1 + d'^2)]")
+def taper_deviations():
+    """Joint curvatures of a 160-element rod with a tendon tapering from d = 0.04 to
+    -0.04 at tau = 10, against tau d(s)/EI with and without the slope factor."""
+    r = rd.make_rod(160)
+    q = ac.static(r, [ac.make_tendon(r, 0.04, offset_end=-0.04)], [10.0], steps=2)
+    s = np.arange(1, 160) * r.ell
+    kappa = np.diff(q[0::3]) / r.ell
+    naive = 10.0 * (0.04 - 0.08 * s)
+    slope = naive / np.sqrt(1 + 0.08 ** 2)
+    peak = np.abs(naive).max()
+    return 100 * np.array([np.abs(kappa - naive).max(), np.abs(kappa - slope).max()]) / peak
+
+
+@exercise("actuation-buckle", rtol=1e-3,
+          text="smallest eigenvalue of the tangent K at tau = P = pi^2/2 (40 elements), "
+               "array [centreline tendon, dead tip load]")
+def buckling_eigenvalues():
+    r = rd.make_rod(40)
+    tau = 2 * np.pi ** 2 / 4
+    t0 = ac.make_tendon(r, 0.0)
+    q_t = ac.static(r, [t0], [tau], steps=2)
+    lam_tendon = np.linalg.eigvalsh(ac.hessian(r, q_t, [t0], [tau]).toarray())[0]
+    q_dead = rd.straight(r)
+    q_dead[1::3] *= 1 - tau / r.EA          # the compressed straight state
+    lam_dead = np.linalg.eigvalsh(rd.hessian(r, q_dead).toarray())[0]
+    return np.array([lam_tendon, lam_dead])
+
+
+@exercise("actuation-lambda", rtol=1e-3,
+          text="distance to the target with tau_max = 31, array [first-order prediction, solved]")
+def raised_limit_distance():
+    r"""$\sqrt{d(30)^2 - 2\lambda}$ from the multiplier of the active limit, and the
+    distance :func:`lib.actuation.inverse` finds with the raised limit."""
+    r = rd.make_rod(20)
+    tip = ac.make_tendon(r, D)
+    target = np.array(rd.tip(r, ac.static(r, [tip], [50.0])))[:2]
+    far = ac.inverse(r, [tip], target, tau_max=TMAX)
+    pred = np.sqrt(max(far.distance ** 2 - 2 * far.multipliers[0], 0.0))
+    real = ac.inverse(r, [tip], target, tau_max=TMAX + 1.0).distance
+    return np.array([pred, real])
+
+
+@exercise("actuation-ramp", rtol=2e-2, atol=0.5,
+          text="largest tip angle over the final static one, minus 1, in percent, "
+               "array for T_r/T_1 = 0.25, 0.5, 1, 2 (10 elements)")
+def ramp_overshoots():
+    """Tip-tendon ramps to tau = 60 on a 10-element rod, run 1.5 T_1 past the ramp
+    with steps of T_1 / 30."""
+    r = rd.make_rod(10)
+    t = ac.make_tendon(r, D)
+    T1 = 2 * np.pi / rd.frequencies(r, 1)[0]
+    static = rd.tip(r, ac.static(r, [t], [TAU_F]))[2]
+    out = []
+    for k in (0.25, 0.5, 1.0, 2.0):
+        _, Q, _ = ac.ramp_response(r, [t], [TAU_F], k * T1, k * T1 + 1.5 * T1, T1 / 30)
+        out.append(100 * (max(rd.tip(r, q)[2] for q in Q) / static - 1))
+    return np.array(out)
