@@ -492,6 +492,8 @@ def plot_incompressible_ratios(nu=0.4999, ax=None):
     ax.set_xlabel("mesh")
     ax.set_ylabel(r"tip deflection / ($\alpha L/3$)")
     ax.set_title(rf"Neo-Hookean cantilever at $\alpha$ = 1, $\nu$ = {nu:g}")
+    ax.legend(fontsize=8)
+    return fig
 
 
 # ---------------------------------------------------------------------------------
