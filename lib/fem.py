@@ -1157,7 +1157,7 @@ def divergence_free_dimension(nx, ny, element, rtol=1e-10):
 def inf_sup_constants(model, k=1, pressure="taylor-hood"):
     r"""The ``k`` smallest discrete inf-sup values ``beta`` of a displacement-pressure pair.
 
-    .. math:: \beta_h = \min_{q}\max_{v}\frac{\int q\operatorname{div}v}{|v|_1\,\lVert q\rVert_0},
+    .. math:: \beta_h = \min_{q}\max_{v}\frac{\int q\operatorname{div}v}{\lvert v\rvert_1\,\lVert q\rVert_0},
               \qquad \beta_h^2 = \lambda_{\min}\bigl(B A^{-1} B^{\top},\ M_p\bigr),
 
     the smallest generalised eigenvalue of the Schur complement against the

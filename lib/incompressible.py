@@ -856,7 +856,7 @@ def inf_sup(body):
     r"""Discrete inf-sup constant of a mixed body's pressure-displacement pair at ``u = 0``.
 
     .. math:: \beta_h = \min_{q}\sup_{v}\frac{\int q\,\operatorname{div}v}
-              {|v|_{H^1}\,\|q\|_{L^2}},\qquad
+              {\lvert v\rvert_{H^1}\,\lVert q\rVert_{L^2}},\qquad
               \beta_h^2 = \lambda_{\min}\bigl(B K^{-1} B^{\top},\ M_p\bigr),
 
     with ``K`` the vector Laplacian (``|v|_{H^1}^2``) on the free displacements, ``B``
