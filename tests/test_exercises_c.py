@@ -1,9 +1,10 @@
-"""Typical wrong answers to the exercises of the energy chapter are refused
+"""Typical wrong answers to the exercises of the energy and levels chapters are refused
 with the hint that names the slip, and the right answers satisfy the relations the
 folded solutions state."""
 import numpy as np
 
-from lib import damping, integrate, rod
+from lib import beam, damping, integrate, rod
+from lib import levels as lv
 from lib.exercises import check, solution
 
 
@@ -65,3 +66,45 @@ def test_energy4_newmark_error_is_large_and_percent_is_a_magnitude_slip():
     assert e > 1e-3
     assert _hint("energy-4", 100 * e) == "magnitude"
     assert _hint("energy-4", 1e-16) in ("value", "magnitude")   # the discrete gradient's
+
+
+# --- levels -------------------------------------------------------------------------
+
+def test_levels1_errors_fall_with_segments_and_fractions_are_a_magnitude_slip():
+    e = solution("levels-1")
+    assert e.shape == (3,) and np.all(np.diff(e) < 0) and np.all(e > 0)
+    assert _hint("levels-1", e / 100) == "magnitude"
+    assert _hint("levels-1", e[::-1]) == "value"
+    assert _hint("levels-1", e[:2]) == "shape"
+
+
+def test_levels2_tighter_budget_means_a_more_slender_limit():
+    s = solution("levels-2")
+    assert s > lv.rod_slenderness_limit(0.05)
+    assert abs(lv.rod_small_load_error(s) - 0.02) < 2e-4
+    assert _hint("levels-2", lv.rod_slenderness_limit(0.05)) == "value"
+
+
+def test_levels3_step_counts_ascend_and_rounding_either_way_is_accepted():
+    n = solution("levels-3")
+    assert np.all(n == np.round(n)) and np.all(np.diff(n) > 0)
+    assert check("levels-3", n - 1).correct                 # rounded down / to nearest
+    assert _hint("levels-3", n[::-1]) == "value"
+    assert _hint("levels-3", n + 5) == "value"
+
+
+def test_levels4_third_rod_frequency_is_the_stretch_mode_not_euler_bernoulli():
+    r = solution("levels-4")
+    eb = beam.euler_bernoulli_omegas(3)
+    arm = lv.make_arm(3.0)
+    stretch = (np.pi / 2 * np.sqrt(arm.EA / arm.rhoA) / arm.L
+               / (eb[0] * np.sqrt(arm.EI / arm.rhoA) / arm.L ** 2))
+    assert abs(r[2] / stretch - 1) < 0.01 and stretch < eb[1] / eb[0]
+    assert _hint("levels-4", eb / eb[0]) == "value"         # beam theory's ratios
+
+
+def test_levels5_predictions_in_fraction_or_without_two_pi_are_named():
+    p = solution("levels-5")
+    assert p.shape == (3,) and np.all(p > 0)
+    assert _hint("levels-5", p / 100) == "magnitude"
+    assert _hint("levels-5", p / (2 * np.pi)) == "factor 2pi"   # |delta| alone
