@@ -1102,6 +1102,20 @@ def pressure_residual(model, chamber, u, pressure):
     return _fem.gradient(model, _check_u(model, u)) - pressure_force(model, chamber, u, pressure)
 
 
+def _admissible_step(model, u, fr, du, where, status):
+    """``u`` with ``t du`` taken off its free dofs ``fr``, ``t = 1, 1/2, ...`` halved until no
+    element inverts (at most 30 halvings); ``ActuationSolveError`` naming ``where`` and
+    ``status`` when every step inverts an element."""
+    t = 1.0
+    for _ in range(30):
+        trial = u.copy()
+        trial[fr] -= t * du
+        if _fem._admissible(model, trial):
+            return trial
+        t *= 0.5
+    raise ActuationSolveError(f"{where}: every Newton step inverts an element ({status})")
+
+
 def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None,
                 states=None):
     fr = model.free
@@ -1131,17 +1145,8 @@ def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, recor
             du = splu(sp.csc_matrix(K[fr][:, fr])).solve(r)
         except RuntimeError as err:
             raise ActuationSolveError(f"{where}: singular tangent at iteration {it} ({err})") from None
-        t = 1.0
-        for _ in range(30):
-            trial = u.copy()
-            trial[fr] -= t * du
-            if _fem._admissible(model, trial):
-                break
-            t *= 0.5
-        else:
-            raise ActuationSolveError(f"{where}, iteration {it}: every Newton step inverts an element "
-                                      f"(relative residual {res / scale:.3e})")
-        u = trial
+        u = _admissible_step(model, u, fr, du, f"{where}, iteration {it}",
+                             f"relative residual {res / scale:.3e}")
     raise ActuationSolveError(f"{where}: Newton did not converge in {maxiter} iterations, "
                               f"relative residual {res / scale:.3e} (target {tol:.1e})")
 
@@ -1433,16 +1438,7 @@ def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=No
                 du = splu(sp.csc_matrix(K[fr][:, fr])).solve(r[fr])
             except RuntimeError as err:
                 raise ActuationSolveError(f"cable step {j}/{steps}: singular tangent ({err})") from None
-            t = 1.0
-            for _ in range(30):
-                trial = u.copy()
-                trial[fr] -= t * du
-                if _fem._admissible(model, trial):
-                    break
-                t *= 0.5
-            else:
-                raise ActuationSolveError(f"cable step {j}/{steps}, iteration {it}: every Newton step "
-                                          f"inverts an element (residual {res:.3e})")
-            u = trial
+            u = _admissible_step(model, u, fr, du, f"cable step {j}/{steps}, iteration {it}",
+                                 f"residual {res:.3e}")
         U[j] = u
     return taus, U
