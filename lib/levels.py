@@ -537,15 +537,139 @@ def fem_section_angle(model, u, x):
     return float(np.arctan2(-v[0], v[1]))
 
 
-def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
-    """FEM mid-span curvature (sections at 0.3 L and 0.7 L) over the beam value tau d/EI.
+def tendon_strain(arm, beta):
+    r"""Axial strain ``eps0 = tau/EA`` the tendon pull ``beta`` puts into the arm.
 
-    The rod and PCC give exactly 1 (their sections are rigid and their laws linear).
+    The tendon's tension compresses every section by ``tau``; with
+    ``tau = beta EI/(d L)``, ``d = h/4`` and ``EI/EA = h^2/12`` this is
+    ``eps0 = beta h/(3 L)``.
+
+    >>> a = make_arm(10.0)
+    >>> round(tendon_strain(a, 1.5), 12)
+    0.05
+    """
+    _check_arm(arm)
+    d = tendon_offset(arm)
+    return tendon_tension(arm, beta, d) / arm.EA
+
+
+def strip_stretch(strain):
+    r"""Axial stretch ``lam`` of an incompressible neo-Hookean strip under the nominal strain ``strain``.
+
+    In plane strain an incompressible strip with free faces has the energy
+    ``w(lam) = mu/2 (lam^2 + lam^-2 - 2)`` per unit reference volume, so a compressive
+    force ``tau`` gives ``w'(lam) = mu (lam - lam^-3) = -tau/A``.  With the small-strain
+    plane-strain modulus ``E' = 4 mu`` and ``strain = tau/(E' A)`` the stretch solves
+    ``lam - lam^-3 = -4 strain`` (brentq; one root in ``(0, 1]``).
+
+    >>> round(strip_stretch(0.0), 12), round(strip_stretch(0.05), 4)
+    (1.0, 0.9535)
+    """
+    try:
+        e = float(strain)
+    except (TypeError, ValueError):
+        raise ValueError(f"strain must be a number >= 0, got {strain!r}") from None
+    if not (math.isfinite(e) and e >= 0):
+        raise ValueError(f"strain must be a finite number >= 0 (compression), got {strain!r}")
+    if e == 0:
+        return 1.0
+    return float(brentq(lambda lam: lam - lam**-3 + 4.0 * e, 0.1, 1.0, xtol=1e-15, rtol=1e-15))
+
+
+def strip_curvature_ratio(strain):
+    r"""Curvature of a pre-compressed incompressible strip under a tendon, over ``tau d/EI``.
+
+    A plane-section estimate of what the FEM does and a rigid-section beam cannot.  A
+    section compressed to the stretch ``lam`` (:func:`strip_stretch`) is thicker by
+    ``1/lam``; a fibre at reference height ``Y`` sits at ``Y/lam`` and under the curvature
+    ``kappa`` (per reference length) has the stretch ``lam - kappa Y/lam``.  The bending
+    stiffness about the compressed state is therefore
+
+    .. math::
+
+        rac{\partial^2}{\partial\kappa^2}\int w\!\left(\lambda - rac{\kappa Y}{\lambda}
+ight) b\,dY
+        = w''(\lambda)\,rac{b h^3}{12\lambda^2} = E'I\,rac{1 + 3\lambda^{-4}}{4\lambda^2},
+
+    while the tendon's lever grows to ``d/lam``.  The curvature ratio is
+
+    .. math::
+
+        
+ho = rac{\kappa}{	au d/E'I} = rac{4\lambda^5}{\lambda^4 + 3}
+        pprox 1 - 4arepsilon_0 .
+
+    It neglects the variation of the thickness stretch across the section (an
+    ``O(kappa h)`` correction) and assumes exact incompressibility.
+
+    >>> round(strip_curvature_ratio(0.0), 12)
+    1.0
+    >>> round(strip_curvature_ratio(0.05), 4)
+    0.8239
+    """
+    lam = strip_stretch(strain)
+    return 4.0 * lam**5 / (lam**4 + 3.0)
+
+
+def section_law_slenderness(tol, beta=None):
+    """Slenderness L/h below which the strip's tendon curvature falls short of ``tau d/EI`` by more than ``tol``.
+
+    Solves ``1 - strip_curvature_ratio(beta h/(3L)) = tol`` for ``L/h`` (brentq).
+
+    >>> round(section_law_slenderness(0.05, 1.5), 1)
+    38.7
+    """
+    tol = _positive(tol, "tol")
+    if tol >= 1:
+        raise ValueError(f"tol must lie in (0, 1), got {tol!r}")
+    beta = BETA_TENDON if beta is None else _positive(beta, "beta")
+    eps = brentq(lambda e: 1.0 - strip_curvature_ratio(e) - tol, 0.0, 100.0, xtol=1e-14)
+    return float(beta / (3.0 * eps))
+
+
+def rod_tendon_curvature_ratio(arm, beta, N=WORKING["rod"], steps=10):
+    """The rod's curvature at mid-span under the tendon pull ``beta``, over ``tau d/EI``.
+
+    Exactly 1 in the continuum limit; the discrete tendon, straight between eyelets,
+    adds an excess that falls as ``N^-2`` and grows with ``kappa ell^2 / d``.
+    """
+    N = _count(N, "N", low=2)
+    model = to_rod(arm, N)
+    d = tendon_offset(arm)
+    q = actuation.static(model, [actuation.make_tendon(model, d)],
+                         [tendon_tension(arm, beta, d)], steps=steps)
+    phi = q[0::3]
+    return float((phi[N // 2] - phi[N // 2 - 1]) / (arm.L / N) / (beta / arm.L))
+
+
+def rod_tendon_with_section_law(arm, beta, N=WORKING["rod"], steps=10):
+    """Rod centreline under the tendon with the lever ``d`` scaled by :func:`strip_curvature_ratio`.
+
+    The tension, and with it the pre-compression, is constant along the arm, so the
+    strip's correction is one factor on the tendon's moment ``tau d``: the rod then
+    bends as the compressed continuum section does.  Returns ``(k, 2)`` centreline.
+    """
+    N = _count(N, "N", low=2)
+    model = to_rod(arm, N)
+    d = tendon_offset(arm)
+    rho = strip_curvature_ratio(tendon_strain(arm, beta))
+    q = actuation.static(model, [actuation.make_tendon(model, rho * d)],
+                         [tendon_tension(arm, beta, d)], steps=steps)
+    return np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
+
+
+def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
+    """FEM mid-span curvature (the mesh sections nearest 0.3 L and 0.7 L) over the beam value tau d/EI.
+
+    PCC gives exactly 1 and the rod 1 up to its discretisation
+    (:func:`rod_tendon_curvature_ratio`): their sections are rigid and their laws
+    linear.  Compare :func:`strip_curvature_ratio`.
     """
     model = to_fem(arm, ny)
     d = tendon_offset(arm)
     u = actuation.cable_static(model, [_fem_cable(model, d)],
                                [tendon_tension(arm, beta, d) / arm.b], steps=steps)[1][-1]
-    x1, x2 = 0.3 * arm.L, 0.7 * arm.L
+    xs = np.unique(np.round(model.mesh.nodes[:, 0], 12))
+    x1, x2 = (xs[np.argmin(np.abs(xs - f * arm.L))] for f in (0.3, 0.7))   # nearest sections
     kappa = (fem_section_angle(model, u, x2) - fem_section_angle(model, u, x1)) / (x2 - x1)
     return kappa / (beta / arm.L)

@@ -129,3 +129,70 @@ def test_tendon_curvature_matches_beam_value_for_small_pulls():
     small = lv.tendon_curvature_ratio(arm, 0.1, steps=2)
     big = lv.tendon_curvature_ratio(arm, 1.5)
     assert abs(small - 1) < 0.03 and big < small
+
+
+def test_strip_stretch_solves_the_incompressible_strip_equation():
+    """lam - lam^-3 = -4 eps0, lam = 1 without load, and compression shortens."""
+    for eps in (1e-4, 0.01, 0.05, 0.2):
+        lam = lv.strip_stretch(eps)
+        assert 0 < lam < 1 and abs(lam - lam**-3 + 4 * eps) < 1e-12
+    assert lv.strip_stretch(0.0) == 1.0
+
+
+def test_strip_curvature_ratio_linearises_to_one_minus_four_strain():
+    """rho(0) = 1, d rho/d eps0 = -4 at 0 (central FD), and rho falls monotonically."""
+    h = 1e-5
+    slope = (lv.strip_curvature_ratio(2 * h) - lv.strip_curvature_ratio(0.0)) / (2 * h)
+    assert lv.strip_curvature_ratio(0.0) == 1.0
+    assert abs(slope + 4.0) < 1e-3
+    r = [lv.strip_curvature_ratio(e) for e in np.linspace(0.0, 0.2, 21)]
+    assert np.all(np.diff(r) < 0)
+
+
+def test_fem_tendon_curvature_follows_the_strip_law_and_depends_on_strain_only():
+    """The FEM's mid-span curvature ratio is the strip estimate to 0.75 points; equal
+    tendon strains beta h/(3L) give equal ratios whatever the slenderness; mesh-independent."""
+    a10, a20 = lv.make_arm(10.0), lv.make_arm(20.0)
+    full = lv.tendon_curvature_ratio(a10, 1.5)
+    assert abs(full - lv.strip_curvature_ratio(lv.tendon_strain(a10, 1.5))) < 0.0075
+    assert abs(full - lv.tendon_curvature_ratio(a10, 1.5, ny=4)) < 1e-3
+    same = (lv.tendon_curvature_ratio(a10, 0.5), lv.tendon_curvature_ratio(a20, 1.0))
+    assert lv.tendon_strain(a10, 0.5) == pytest.approx(lv.tendon_strain(a20, 1.0))
+    assert abs(same[0] - same[1]) < 2e-3 and same[0] < 0.95
+
+
+def test_rod_tendon_curvature_converges_at_order_two():
+    """The rod's tendon curvature tends to tau d/EI; the excess falls as N^-2 (log-log fit)."""
+    arm = lv.make_arm(10.0)
+    Ns = np.array([10, 20, 40, 80])
+    excess = np.array([lv.rod_tendon_curvature_ratio(arm, 1.5, N) - 1.0 for N in Ns])
+    assert np.all(excess > 0)
+    assert np.polyfit(np.log(Ns[1:]), np.log(excess[1:]), 1)[0] == pytest.approx(-2.0, abs=0.1)
+
+
+def test_rod_with_the_strip_section_law_meets_the_fem_tendon_tip():
+    """With its lever scaled by the strip ratio, a converged rod lands within 3 % of the
+    FEM tendon tip at L/h = 10, where the rigid-section rod misses by more than 20 %."""
+    arm = lv.make_arm(10.0)
+    ref = lv.reference(arm, beta=1.5)
+    plain = lv.tip_error(lv.solve_static(arm, "rod", 80, beta=1.5)[0], ref, arm.L)
+    fixed = lv.tip_error(lv.rod_tendon_with_section_law(arm, 1.5, N=80), ref, arm.L)
+    assert plain > 0.2 and fixed < 0.03
+
+
+def test_section_law_slenderness_is_a_root_and_scales_with_the_pull():
+    """1 - rho(beta h/(3 L)) = tol at the returned L/h, and L/h is proportional to beta."""
+    s = lv.section_law_slenderness(0.05, 1.5)
+    assert 1.0 - lv.strip_curvature_ratio(1.5 / (3 * s)) == pytest.approx(0.05, abs=1e-10)
+    assert lv.section_law_slenderness(0.05, 3.0) == pytest.approx(2 * s, rel=1e-10)
+
+
+def test_strip_law_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="strain"):
+        lv.strip_stretch(-0.1)
+    with pytest.raises(ValueError, match="strain"):
+        lv.strip_curvature_ratio(float("nan"))
+    with pytest.raises(ValueError, match="tol"):
+        lv.section_law_slenderness(1.5)
+    with pytest.raises(ValueError, match="N"):
+        lv.rod_tendon_curvature_ratio(lv.make_arm(10.0), 1.5, N=1)
