@@ -754,7 +754,8 @@ class SolveResult:
         return int(sum(self.iterations))
 
 
-def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
+def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra=None,
+          extra_scale=None):
     r"""Static equilibrium by Newton's method with load increments.
 
     The load factor runs from 0 to 1 in ``steps`` equal increments.  At each, Newton
@@ -767,6 +768,12 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
     increment whose Newton iteration diverges or exceeds ``maxiter`` is restarted
     with half the increment, up to ``max_cuts`` times in a row; the iterations of
     failed attempts are counted too (they are part of the cost).
+
+    ``extra(u, factor) -> (g, H)`` adds a configuration-dependent load that grows with
+    the load factor: its gradient ``g`` (``n_u``,) to the displacement residual and its
+    Hessian ``H`` (sparse ``n_u x n_u``, or None) to the tangent (e.g. a cable's
+    ``tau d ell/du``, :func:`lib.actuation.cable_gradient`).  ``extra_scale`` is its
+    force scale for the convergence test; with it ``load`` may be zero.
 
     Returns
     -------
@@ -784,20 +791,36 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
     fr = body.free
     nu_free = body.geom.free.size
     x = np.zeros(body.n_u + body.n_p) if x0 is None else np.array(x0, dtype=float)
-    fscale = np.abs(load).max()
-    if fscale == 0:
-        raise ValueError("load is zero")
+    if extra is not None and not callable(extra):
+        raise ValueError(f"extra must be a callable extra(u, factor) -> (g, H), got {extra!r}")
+    fscale = max(float(np.abs(load).max()), 0.0 if extra_scale is None else float(extra_scale))
+    if not (np.isfinite(fscale) and fscale > 0):
+        raise ValueError("load is zero (give extra_scale when the load comes from extra)")
     ascale = body.area.max()
     eps = np.finfo(float).eps
     barrier = body.material.model != "stable-neo-hookean"
     iters, clock = [], {"asm": 0.0, "sol": 0.0}
 
-    def newton(x, fs):
-        """Newton at load fs: (x, iterations, residual, converged)."""
+    def added(x, factor):
+        g, H = extra(x[:body.n_u], factor)
+        g = np.asarray(g, dtype=float)
+        if g.shape != (body.n_u,):
+            raise ValueError(f"extra must return g of shape ({body.n_u},), got {g.shape}")
+        if H is not None and body.n_p:
+            H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
+        return np.concatenate([g, np.zeros(body.n_p)]), H
+
+    def newton(x, factor):
+        """Newton at the load factor: (x, iterations, residual, converged)."""
+        fs = load * factor
         knorm, res = 0.0, np.inf
         for it in range(maxiter + 1):
             t0 = time.perf_counter()
             r, scale = _residual(body, x, fs)
+            if extra is not None:
+                g_extra, H_extra = added(x, factor)
+                r = r + g_extra
+                scale = scale + np.abs(g_extra[:body.n_u])
             clock["asm"] += time.perf_counter() - t0
             rf = r[fr]
             ru, rp = np.abs(rf[:nu_free]), np.abs(rf[nu_free:])
@@ -811,7 +834,10 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
             if it == maxiter:
                 return x, it, res, False
             t0 = time.perf_counter()
-            K = hessian(body, x)[fr][:, fr].tocsc()
+            K = hessian(body, x)
+            if extra is not None and H_extra is not None:
+                K = K + H_extra
+            K = K[fr][:, fr].tocsc()
             clock["asm"] += time.perf_counter() - t0
             knorm = float(abs(K).sum(axis=1).max())
             t0 = time.perf_counter()
@@ -835,7 +861,7 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6):
     lam, dlam, cuts, res = 0.0, 1.0 / steps, 0, 0.0
     while lam < 1.0 - 1e-12:
         target = min(1.0, lam + dlam)
-        xn, it, res, ok = newton(x.copy(), load * target)
+        xn, it, res, ok = newton(x.copy(), target)
         iters.append(it)
         if ok:
             x, lam, cuts = xn, target, 0

@@ -27,6 +27,13 @@ stable central-difference step ``2/omega_max``) and :func:`release` (the linear
 free vibration after releasing the small tip load).  Errors are relative to the
 h-refined FEM reference (:data:`REFERENCE_NY` cells through the thickness).
 
+The tendon case separates the levels through the section: the tendon compresses the
+arm by ``eps0 = tau/EA`` and a near-incompressible section thickens, which
+:func:`strip_curvature_ratio` estimates in closed form and
+:func:`rod_tendon_with_section_law` puts back into the rod.  ``solve_static(...,
+formulation="P2P1")`` re-solves a nonlinear FEM case with the finite-strain Taylor-Hood
+element of :mod:`lib.incompressible` to check that the T6 reference does not lock.
+
 References
 ----------
 Smooth-On, Dragon Skin Series technical bulletin (100 % modulus, specific gravity);
@@ -47,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import brentq, minimize, root
 
-from . import actuation, fem, pcc, rod
+from . import actuation, fem, incompressible, pcc, rod
 
 PSI = 6894.757293168
 #: Dragon Skin 10 (Smooth-On technical bulletin): 100 % modulus 22 psi, specific gravity 1.07.
@@ -310,7 +317,8 @@ ALPHA_LARGE = 3.0
 BETA_TENDON = 1.5
 
 
-def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10):
+def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10,
+                 formulation="T6"):
     """Static equilibrium of one level; returns ``(centreline (k, 2), dofs, seconds)``.
 
     ``alpha``: dead tip load ``P = alpha EI/L^2`` in -y; ``gravity``: g = 9.81 m/s^2 in
@@ -318,9 +326,15 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
     load only) solves the linear problem: for the FEM the Taylor-Hood T6/P1
     :func:`lib.fem.mixed_solve` (locking-free at nu near 0.5); the nonlinear FEM is the
     displacement neo-Hookean T6 :func:`lib.fem.static` (or
-    :func:`lib.actuation.cable_static`).  The clock covers the solve only.
+    :func:`lib.actuation.cable_static`).  ``formulation="P2P1"`` solves the nonlinear FEM
+    cases with the finite-strain Taylor-Hood element of :mod:`lib.incompressible`
+    instead (split neo-Hookean, the same mu and nu; the cable enters through
+    ``extra``): the check that the displacement T6 reference does not lock.  The clock
+    covers the solve only.
     """
     _check_arm(arm)
+    if formulation not in ("T6", "P2P1"):
+        raise ValueError(f"formulation must be 'T6' or 'P2P1', got {formulation!r}")
     model = build(arm, level, size)
     P = tip_force(arm, alpha)
     g = G_ACC if gravity else 0.0
@@ -348,6 +362,8 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
             load = load + _fem_gravity(model, g)
         if linear:
             u, _ = fem.mixed_solve(model, load)
+        elif formulation == "P2P1":
+            u = _p2p1_static(arm, model, load, tau / arm.b if beta else 0.0, steps)
         elif beta:
             if P or g:
                 raise ValueError("the FEM tendon case takes no other load")
@@ -357,6 +373,20 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
         t = time.perf_counter() - t0
         xy = _fem_centreline(model, u)
     return xy, dofs(model), t
+
+
+def _p2p1_static(arm, model, load, tension, steps):
+    """Finite-strain Taylor-Hood solve of the FEM arm under ``load`` and a cable of ``tension``."""
+    mat = incompressible.neo_hookean(arm.E / (2.0 * (1.0 + arm.nu)), arm.nu)
+    body = incompressible.make_body(model.mesh, mat, "P2P1", fixed=model.fixed, rho=arm.rho)
+    extra, scale = None, None
+    if tension:
+        cable = _fem_cable(model, tendon_offset(arm))
+        extra = lambda u, f: (f * tension * actuation.cable_gradient(model, cable, u),  # noqa: E731
+                              f * tension * actuation.cable_hessian(model, cable, u))
+        scale = tension
+    res = incompressible.solve(body, load, steps=steps, extra=extra, extra_scale=scale)
+    return incompressible.displacement(body, res.x)
 
 
 def tip_error(xy, xy_ref, L, transverse=False):

@@ -291,3 +291,17 @@ def test_explore_ratios_rank_the_elements_as_the_chapter_does():
     assert np.all(err["P2P1"] < err["T6"]) and np.all(err["P2P1"] < err["Fbar"])
     _, r5 = explore.incompressible_ratios(0.5, sizes=(1,))
     assert np.isnan(r5["T6"][0]) and np.isfinite(r5["P2P1"][0])
+
+
+def test_solve_extra_load_reproduces_the_dead_load():
+    """A load given through ``extra`` (g = -factor f, no stiffness) gives the dead-load solution."""
+    body = inc.cantilever(6, 1, "P2P1", inc.neo_hookean(1.0, 0.49), slenderness=6.0)
+    f = inc.tip_load(body, 0.5)
+    x_dead = inc.solve(body, f, steps=2).x
+    x_extra = inc.solve(body, np.zeros_like(f), steps=2, extra=lambda u, s: (-s * f, None),
+                        extra_scale=np.abs(f).max()).x
+    assert np.allclose(x_extra, x_dead, rtol=0, atol=1e-10 * np.abs(x_dead).max())
+    with pytest.raises(ValueError, match="extra"):
+        inc.solve(body, f, extra=3.0)
+    with pytest.raises(ValueError, match="load is zero"):
+        inc.solve(body, np.zeros_like(f))

@@ -196,3 +196,14 @@ def test_strip_law_bad_input_names_the_argument():
         lv.section_law_slenderness(1.5)
     with pytest.raises(ValueError, match="N"):
         lv.rod_tendon_curvature_ratio(lv.make_arm(10.0), 1.5, N=1)
+
+
+def test_taylor_hood_reference_agrees_with_t6_on_the_reference_mesh():
+    """The finite-strain P2/P1 element (cable as an extra load) and the displacement T6
+    give the same tendon tip on the reference mesh: the T6 reference does not lock."""
+    arm = lv.make_arm(10.0)
+    t6 = lv.solve_static(arm, "fem", lv.REFERENCE_NY_NONLINEAR, beta=1.5)[0]
+    th = lv.solve_static(arm, "fem", lv.REFERENCE_NY_NONLINEAR, beta=1.5, formulation="P2P1")[0]
+    assert lv.tip_error(t6, th, arm.L) < 0.005
+    with pytest.raises(ValueError, match="formulation"):
+        lv.solve_static(arm, "fem", 2, alpha=1.0, formulation="Q4")
