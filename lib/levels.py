@@ -617,17 +617,15 @@ def strip_curvature_ratio(strain):
 
     .. math::
 
-        rac{\partial^2}{\partial\kappa^2}\int w\!\left(\lambda - rac{\kappa Y}{\lambda}
-ight) b\,dY
-        = w''(\lambda)\,rac{b h^3}{12\lambda^2} = E'I\,rac{1 + 3\lambda^{-4}}{4\lambda^2},
+        \frac{\partial^2}{\partial\kappa^2}\int w\!\left(\lambda - \frac{\kappa Y}{\lambda}\right) b\,dY
+        = w''(\lambda)\,\frac{b h^3}{12\lambda^2} = E'I\,\frac{1 + 3\lambda^{-4}}{4\lambda^2},
 
     while the tendon's lever grows to ``d/lam``.  The curvature ratio is
 
     .. math::
 
-        
-ho = rac{\kappa}{	au d/E'I} = rac{4\lambda^5}{\lambda^4 + 3}
-        pprox 1 - 4arepsilon_0 .
+        \rho = \frac{\kappa}{\tau d/E'I} = \frac{4\lambda^5}{\lambda^4 + 3}
+        \approx 1 - 4\varepsilon_0 .
 
     It neglects the variation of the thickness stretch across the section (an
     ``O(kappa h)`` correction) and assumes exact incompressibility.
