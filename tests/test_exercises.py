@@ -89,3 +89,31 @@ def test_registration_rejects_bad_tolerances_and_duplicates():
         assert exercises.check("demo-3", 3.1).hint == "value"
     finally:
         exercises.unregister("demo-3")
+
+
+ARRAY_KEYS = [k for k in KEYS if np.asarray(exercises.solution(k)).size > 1]
+
+
+@pytest.mark.parametrize("key", ARRAY_KEYS)
+def test_values_in_the_wrong_order_are_named(key):
+    e = np.asarray(exercises.solution(key), dtype=float)
+    entry = exercises._entry(key)
+    flipped = e.ravel()[::-1].reshape(e.shape)
+    if exercises._close(flipped, e, entry.rtol, entry.atol):
+        pytest.skip("the answer reads the same backwards")
+    verdict = exercises.check(key, flipped)
+    assert not verdict.correct and verdict.hint in ("order", "sign")
+
+
+def test_a_zero_expected_entry_reports_an_absolute_error():
+    @exercises.exercise("demo-zero", atol=1e-9, rtol=1e-6)
+    def _zero():
+        return np.array([0.0, 2.0])
+
+    try:
+        msg = repr(exercises.check("demo-zero", [0.3, 2.5]))
+        assert "absolute error 3.0e-01 where the answer is 0" in msg
+        assert "relative error 2.5e-01" in msg
+        assert exercises.check("demo-zero", [2.0, 0.0]).hint == "order"
+    finally:
+        exercises.unregister("demo-zero")

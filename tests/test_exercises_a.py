@@ -78,7 +78,7 @@ def test_rod3d3_twists_in_degrees_or_swapped_are_refused():
     tw = solution("rod3d-3")
     assert tw[0] < tw[1]
     assert _hint("rod3d-3", np.degrees(tw)) == "degrees"
-    assert _hint("rod3d-3", tw[::-1]) == "value"
+    assert _hint("rod3d-3", tw[::-1]) == "order"
     assert _hint("rod3d-3", tw[0]) == "shape"
 
 
@@ -104,7 +104,7 @@ def test_integration2_accepts_the_analytic_bounds_and_refuses_conservation():
     x = 0.9**2
     assert check("integration-2", [1.0, 1 / (1 - x)]).correct
     assert _hint("integration-2", [1.0, 1.0]) == "value"
-    assert _hint("integration-2", [1 / (1 - x), 1.0]) == "value"
+    assert _hint("integration-2", [1 / (1 - x), 1.0]) == "order"
 
 
 def test_integration3_step_without_the_two_is_a_factor_two_slip():

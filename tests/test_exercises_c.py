@@ -74,7 +74,7 @@ def test_levels1_errors_fall_with_segments_and_fractions_are_a_magnitude_slip():
     e = solution("levels-1")
     assert e.shape == (3,) and np.all(np.diff(e) < 0) and np.all(e > 0)
     assert _hint("levels-1", e / 100) == "magnitude"
-    assert _hint("levels-1", e[::-1]) == "value"
+    assert _hint("levels-1", e[::-1]) == "order"
     assert _hint("levels-1", e[:2]) == "shape"
 
 
@@ -89,7 +89,7 @@ def test_levels3_step_counts_ascend_and_rounding_either_way_is_accepted():
     n = solution("levels-3")
     assert np.all(n == np.round(n)) and np.all(np.diff(n) > 0)
     assert check("levels-3", n - 1).correct                 # rounded down / to nearest
-    assert _hint("levels-3", n[::-1]) == "value"
+    assert _hint("levels-3", n[::-1]) == "order"
     assert _hint("levels-3", n + 5) == "value"
 
 

@@ -17,7 +17,10 @@ A wrong answer gets a hint that names the usual slip, tested in this order:
   reverse);
 * ``magnitude``  the answer is off by a power of ten (a unit, a percent or a scale
   slip: 10, 100, 1000, ...);
-* otherwise the relative error, so a student sees how far off they are.
+* ``order``      an array answer holds the expected values, in another order (entries
+  swapped, sorted the other way, or a transposed table);
+* otherwise the largest error, so a student sees how far off they are: relative where
+  the expected entry is nonzero, absolute where it is zero.
 
 Public functions
 ----------------
@@ -195,8 +198,19 @@ def _hint(a, e, rtol, atol):
             if _close(a / 10.0**p, e, rtol, atol) or _close(-a / 10.0**p, e, rtol, atol):
                 return "magnitude", (f"off by a factor 1e{p:+d}: check units, percent vs fraction, "
                                      "or a scale (L, EI, rho A)")
-    rel = float(np.max(np.abs(a - e) / np.maximum(np.abs(e), atol if atol > 0 else 1e-300)))
-    return "value", f"not within tolerance (largest relative error {rel:.1e})"
+    if a.size > 1:
+        perm = np.argsort(a, axis=None, kind="stable")
+        ref = np.argsort(e, axis=None, kind="stable")
+        if _close(a.ravel()[perm], e.ravel()[ref], rtol, atol):
+            return "order", "the right values in the wrong order (entries swapped or transposed?)"
+    err = np.abs(a - e)
+    zero = np.abs(e) <= atol
+    parts = []
+    if np.any(~zero):
+        parts.append(f"largest relative error {float(np.max(err[~zero] / np.abs(e[~zero]))):.1e}")
+    if np.any(zero):
+        parts.append(f"largest absolute error {float(np.max(err[zero])):.1e} where the answer is 0")
+    return "value", "not within tolerance (" + "; ".join(parts) + ")"
 
 
 def check(key: str, answer) -> Verdict:
@@ -204,7 +218,7 @@ def check(key: str, answer) -> Verdict:
 
     ``answer`` is a number or array-like of the solution's shape.  Returns a
     :class:`Verdict`; a wrong answer carries a ``hint`` (``"shape"``, ``"sign"``,
-    ``"factor 2"``, ``"factor 2pi"``, ``"degrees"``, ``"magnitude"`` or ``"value"``).
+    ``"factor 2"``, ``"factor 2pi"``, ``"degrees"``, ``"magnitude"``, ``"order"`` or ``"value"``).
     Raises ``ValueError`` for an unknown key or an answer that is not numeric.
     """
     entry = _entry(key)
