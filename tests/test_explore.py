@@ -72,3 +72,15 @@ def test_widgets_build_without_error():
     for make in (explore.verlet_widget, explore.pcc_widget, explore.pendulum_widget):
         w = make()
         assert len(w.children) >= 2
+
+
+def test_damping_ratios_grow_with_frequency_and_cut_the_explicit_step():
+    """zeta_k = tau omega_k / 2 rises with omega; more damping, smaller explicit limit (<= 1)."""
+    om, z, r3 = explore.damping_ratios(-3.0, N=10)
+    assert np.all(np.diff(om) >= 0) and np.allclose(z, 1e-3 * om / 2)
+    _, _, r2 = explore.damping_ratios(-2.0, N=10)
+    assert 0 < r2 < r3 <= 1.0
+    with pytest.raises(ValueError, match="log10_tau"):
+        explore.damping_ratios(float("nan"))
+    with pytest.raises(ValueError, match="N"):
+        explore.damping_ratios(-3.0, N=0)
