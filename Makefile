@@ -58,6 +58,7 @@ ledger: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/energy_bill.py
 
 clean:
 	rm -rf _build
