@@ -55,6 +55,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize, root
 
 from . import actuation, fem, incompressible, pcc, rod
+from .rod import _positive
 
 PSI = 6894.757293168
 #: Dragon Skin 10 (Smooth-On technical bulletin): 100 % modulus 22 psi, specific gravity 1.07.
@@ -113,16 +114,6 @@ class Arm:
     def gamma(self):
         """Gravity parameter rho A g L^3 / EI."""
         return self.rhoA * G_ACC * self.L**3 / self.EI
-
-
-def _positive(value, name):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return v
 
 
 def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=RHO_DRAGON_SKIN):
@@ -350,12 +341,11 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
         xy = pcc.positions(model, q, s)
     elif level == "rod":
         if beta:
-            q = actuation.static(model, [actuation.make_tendon(model, d)], [tau], steps=steps,
-                                 load=(0.0, -P, 0.0), grav=g)
+            q = _rod_tendon(arm, model, beta, steps, load=(0.0, -P, 0.0), grav=g)
         else:
             q = rod.static(model, (0.0, -P, 0.0), g, steps=1 if linear else steps)
         t = time.perf_counter() - t0
-        xy = np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
+        xy = _rod_centreline(q)
     else:
         load = fem.tip_shear_load(model, P / arm.b) if P else np.zeros(model.n_dofs)
         if g:
@@ -387,6 +377,18 @@ def _p2p1_static(arm, model, load, tension, steps):
         scale = tension
     res = incompressible.solve(body, load, steps=steps, extra=extra, extra_scale=scale)
     return incompressible.displacement(body, res.x)
+
+
+def _rod_tendon(arm, model, beta, steps, lever=1.0, load=None, grav=0.0):
+    """Rod equilibrium under the tendon pull ``beta`` (tension from d = h/4, lever ``lever d``)."""
+    d = tendon_offset(arm)
+    return actuation.static(model, [actuation.make_tendon(model, lever * d)],
+                            [tendon_tension(arm, beta, d)], steps=steps, load=load, grav=grav)
+
+
+def _rod_centreline(q):
+    """(N + 1, 2) node positions of a rod state, clamp first."""
+    return np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
 
 
 def tip_error(xy, xy_ref, L, transverse=False):
@@ -662,11 +664,7 @@ def rod_tendon_curvature_ratio(arm, beta, N=WORKING["rod"], steps=10):
     adds an excess that falls as ``N^-2`` and grows with ``kappa ell^2 / d``.
     """
     N = _count(N, "N", low=2)
-    model = to_rod(arm, N)
-    d = tendon_offset(arm)
-    q = actuation.static(model, [actuation.make_tendon(model, d)],
-                         [tendon_tension(arm, beta, d)], steps=steps)
-    phi = q[0::3]
+    phi = _rod_tendon(arm, to_rod(arm, N), beta, steps)[0::3]
     return float((phi[N // 2] - phi[N // 2 - 1]) / (arm.L / N) / (beta / arm.L))
 
 
@@ -678,12 +676,8 @@ def rod_tendon_with_section_law(arm, beta, N=WORKING["rod"], steps=10):
     bends as the compressed continuum section does.  Returns ``(k, 2)`` centreline.
     """
     N = _count(N, "N", low=2)
-    model = to_rod(arm, N)
-    d = tendon_offset(arm)
     rho = strip_curvature_ratio(tendon_strain(arm, beta))
-    q = actuation.static(model, [actuation.make_tendon(model, rho * d)],
-                         [tendon_tension(arm, beta, d)], steps=steps)
-    return np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
+    return _rod_centreline(_rod_tendon(arm, to_rod(arm, N), beta, steps, lever=rho))
 
 
 def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
