@@ -77,6 +77,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .beam import euler_bernoulli_omegas
+from .core import quadrature
 
 __all__ = [
     # mesh and model
@@ -108,27 +109,8 @@ class ConvergenceError(RuntimeError):
 
 
 # --------------------------------------------------------------------------------------
-# reference element: shape functions and quadrature
+# reference element: shape functions
 # --------------------------------------------------------------------------------------
-def _rule(degree):
-    """Symmetric quadrature on the reference triangle (0,0),(1,0),(0,1), exact to ``degree``.
-
-    Returns points (n_q, 2) and weights (n_q,) summing to the area 1/2.
-    """
-    if degree <= 1:
-        return np.array([[1 / 3, 1 / 3]]), np.array([0.5])
-    if degree == 2:
-        p = np.array([[1 / 6, 1 / 6], [2 / 3, 1 / 6], [1 / 6, 2 / 3]])
-        return p, np.full(3, 1 / 6)
-    if degree <= 4:  # Dunavant (1985), 6 points
-        a, wa = 0.445948490915965, 0.223381589678011
-        b, wb = 0.091576213509771, 0.109951743655322
-        p = np.array([[a, a], [1 - 2 * a, a], [a, 1 - 2 * a],
-                      [b, b], [1 - 2 * b, b], [b, 1 - 2 * b]])
-        return p, 0.5 * np.array([wa, wa, wa, wb, wb, wb])
-    raise ValueError(f"degree must be <= 4, got {degree!r}")
-
-
 def _shape(element, xi):
     """Shape functions N (n_q, n_en) and reference gradients dN (n_q, n_en, 2) at ``xi``."""
     s, t = xi[:, 0], xi[:, 1]
@@ -364,11 +346,11 @@ def make_model(mesh, E=1.0, nu=0.3, rho=1.0, fixed=None):
     if np.any(det <= 0):
         raise ValueError("mesh has inverted or degenerate elements")
     Jinv = np.linalg.inv(Jac)                                   # [e, k, J] = dxi_k/dX_J
-    xq, wq = _rule(2 * p - 2)                                   # exact for linear stiffness
+    xq, wq = quadrature.triangle(2 * p - 2)                                   # exact for linear stiffness
     _, dN = _shape(mesh.element, xq)
     G = np.einsum("qak,ekJ->eqaJ", dN, Jinv)
     w = det[:, None] * wq[None, :]
-    xm, wmq = _rule(2 * p)                                      # exact for the mass
+    xm, wmq = quadrature.triangle(2 * p)                                      # exact for the mass
     Nm, _ = _shape(mesh.element, xm)
     wm = det[:, None] * wmq[None, :]
     dofs = (2 * mesh.elements[:, :, None] + np.arange(2)).reshape(len(mesh.elements), -1)
@@ -1051,7 +1033,7 @@ def _taylor_hood_blocks(model, deviatoric=True):
     ne = 2 * model.G.shape[2]
     Kuu = _assemble_matrix(model, Ke.reshape(-1, ne, ne))
     # pressure shape functions (linear, = area coordinates) at the stiffness points
-    xq, _ = _rule(2)
+    xq, _ = quadrature.triangle(2)
     Np, _ = _shape("T3", xq)                                        # (n_q, 3)
     Be = np.einsum("eq,qc,eqai->ecai", model.w, Np, model.G).reshape(len(corners), 3, ne)
     rows = np.repeat(pidx, ne, axis=1).ravel()
@@ -1319,14 +1301,13 @@ def section_rows(model, x=0.0):
     idx = on[np.argsort(mesh.nodes[on, 1])]
     y = mesh.nodes[idx, 1]
     p = 1 if mesh.element == "T3" else 2
-    g, wg = np.polynomial.legendre.leggauss(3)
-    s = (g + 1) / 2
+    s, wg = quadrature.line(3)
     Ne = (np.stack([1 - s, s]) if p == 1 else
           np.stack([(1 - s) * (1 - 2 * s), 4 * s * (1 - s), s * (2 * s - 1)]))
     B = np.zeros((3, model.n_dofs))
     for k in range(0, idx.size - 1, p):           # one face edge per step (short loop)
         a, b = y[k], y[k + p]
-        w = wg / 2 * (b - a)
+        w = wg * (b - a)
         yy = a + (b - a) * s
         nodes = idx[k:k + p + 1]
         B[0, 2 * nodes] += Ne @ w

@@ -86,7 +86,8 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from . import fem
-from .fem import _assemble_matrix, _assemble_vector, _rule, _shape
+from .core import quadrature
+from .fem import _assemble_matrix, _assemble_vector, _shape
 
 __all__ = [
     "MODELS", "FORMULATIONS", "Material", "material", "neo_hookean", "mooney_rivlin", "yeoh",
@@ -496,7 +497,7 @@ def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
         corners = mesh.elements[:, :3]
         _, pd = np.unique(corners, return_inverse=True)
         pdofs = pd.reshape(corners.shape)
-        xq, _ = _rule(2)
+        xq, _ = quadrature.triangle(2)
         Np, _ = _shape("T3", xq)
     elif formulation in ("P2P0", "P1P0"):
         pdofs = np.arange(ne)[:, None]

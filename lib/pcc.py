@@ -66,6 +66,8 @@ from scipy.integrate import solve_ivp
 from scipy.linalg import eigh
 from scipy.linalg.lapack import dposv as _posv
 
+from .core import quadrature
+
 __all__ = [
     "ritz",
     "frequencies",
@@ -135,9 +137,6 @@ def _check_state(model, q, name="q"):
 # --------------------------------------------------------------------------- #
 # linear Rayleigh-Ritz
 # --------------------------------------------------------------------------- #
-_GL3 = np.polynomial.legendre.leggauss(3)
-
-
 def _psi(s, n, ell):
     """Ritz shape functions psi_i(s) = int_0^s phi_i, shape (len(s), n)."""
     t = s[:, None] - ell * np.arange(n)[None, :]
@@ -178,9 +177,9 @@ def ritz(n, EI=1.0, rhoA=1.0, L=1.0):
     rhoA = _check_positive(rhoA, "rhoA")
     L = _check_positive(L, "L")
     ell = L / n
-    x, w = _GL3
-    s = (ell * (np.arange(n)[:, None] + 0.5 * (x[None, :] + 1.0))).ravel()
-    wq = np.tile(0.5 * ell * w, n)
+    x, w = quadrature.line(3)
+    s = (ell * (np.arange(n)[:, None] + x[None, :])).ravel()
+    wq = np.tile(ell * w, n)
     Psi = _psi(s, n, ell)
     M = rhoA * (Psi.T * wq) @ Psi
     K = np.diag(np.full(n, EI / ell))
@@ -412,11 +411,11 @@ def make_pcc(n, EI=1.0, rhoA=1.0, L=1.0, nquad=8):
     L = _check_positive(L, "L")
     nquad = _check_int(nquad, "nquad", minimum=3)
     ell = L / n
-    x, wt = np.polynomial.legendre.leggauss(nquad)
+    x, wt = quadrature.line(nquad)
     seg = np.repeat(np.arange(n), nquad)
-    u = np.tile(0.5 * (x + 1.0), n)
+    u = np.tile(x, n)
     s = ell * (seg + u)
-    w = np.tile(0.5 * ell * wt, n)
+    w = np.tile(ell * wt, n)
     for arr in (seg, u, s, w):
         arr.setflags(write=False)
     return PCC(n, EI, rhoA, L, nquad, ell, seg, u, s, w)
