@@ -1110,7 +1110,7 @@ def _admissible_step(model, u, fr, du, where, status):
     for _ in range(30):
         trial = u.copy()
         trial[fr] -= t * du
-        if _fem._admissible(model, trial):
+        if _fem.admissible(model, trial):
             return trial
         t *= 0.5
     raise ActuationSolveError(f"{where}: every Newton step inverts an element ({status})")

@@ -37,19 +37,23 @@ Book symbols inside kernels: ``G[e, q, a, J]`` = dN_a/dX_J at quadrature point
 
 Contents
 --------
-rectangle_mesh, make_model, cantilever, clamped_dofs      meshes and models
-neo_hookean, energy, gradient, hessian, linear_stiffness, mass
+make_model, cantilever, Model                             the neo-Hookean body on a mesh
+neo_hookean, energy, strain_energy, gradient, hessian, linear_stiffness, mass, condensed_force
                                                           energy and derivatives
-condense, expand, condensed_force                         Dirichlet condensation
-face_traction_load, tip_shear_load, face_pressure_load    consistent loads
+tip_deflection                                            the tip readout
 solve_linear, static, frequencies, bending_frequencies, highest_frequency
                                                           solvers
 mixed_solve, pressure                                     T6/P1 mixed element
-divergence_matrix, divergence_free_dimension, inf_sup_constants, corner_exponent
-                                                          locking and singularity diagnostics
 cable_row, section_rows                                   constraint rows
+plane_strain_modulus, euler_bernoulli_tip, deflection_ratio, timoshenko_tip_ratio,
+corner_exponent                                           theory
 cantilever_tip_ratio, cantilever_frequencies              the book's public calls
-euler_bernoulli_tip, timoshenko_tip_ratio, deflection_ratio  theory
+
+From :mod:`lib.fe` (the finite-element kit, re-exported here): Mesh, rectangle_mesh,
+clamped_dofs (meshes); condense, expand (Dirichlet condensation); face_traction_load,
+tip_shear_load, face_pressure_load (consistent loads); admissible; DivergenceCount,
+divergence_matrix, divergence_free_dimension, inf_sup_constants (locking diagnostics);
+ConvergenceError.
 
 References
 ----------
@@ -66,25 +70,28 @@ Examples
 """
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.optimize as sopt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .beam import euler_bernoulli_omegas
 from .core import quadrature
+from .fe import (ELEMENTS, ConvergenceError, DivergenceCount, Mesh, Space, admissible,
+                 assemble_matrix, assemble_vector, check_clamped, check_mesh_args, clamped_dofs,
+                 condense, deformation_gradient, divergence_free_dimension, divergence_matrix,
+                 expand, face_nodes, face_pressure_load, face_traction_load, inf_sup_constants,
+                 make_space, rectangle_mesh, shape_functions, sparse_solve, taylor_hood_blocks,
+                 tip_shear_load)
 
 __all__ = [
     # mesh and model
     "Mesh", "Model", "rectangle_mesh", "make_model", "cantilever", "clamped_dofs",
     # material, energy and its derivatives
     "neo_hookean", "energy", "strain_energy", "gradient", "hessian", "linear_stiffness",
-    "mass",
+    "mass", "admissible",
     # boundary conditions and loads
     "condense", "expand", "condensed_force", "face_traction_load", "tip_shear_load",
     "face_pressure_load", "tip_deflection", "deflection_ratio",
@@ -101,173 +108,29 @@ __all__ = [
     "cantilever_tip_ratio", "cantilever_frequencies",
 ]
 
-ELEMENTS = ("T3", "T6")
-
-
-class ConvergenceError(RuntimeError):
-    """A nonlinear solve that did not converge; the message says how far it got."""
-
 
 # --------------------------------------------------------------------------------------
-# reference element: shape functions
-# --------------------------------------------------------------------------------------
-def _shape(element, xi):
-    """Shape functions N (n_q, n_en) and reference gradients dN (n_q, n_en, 2) at ``xi``."""
-    s, t = xi[:, 0], xi[:, 1]
-    L1, L2, L3 = 1 - s - t, s, t
-    one, zero = np.ones_like(s), np.zeros_like(s)
-    if element == "T3":
-        N = np.stack([L1, L2, L3], 1)
-        dN = np.stack([np.stack([-one, -one], 1), np.stack([one, zero], 1),
-                       np.stack([zero, one], 1)], 1)
-        return N, dN
-    # T6: corners L_i(2L_i - 1), mid-sides 4 L_i L_j; dL/d(s,t) = (-1,-1), (1,0), (0,1)
-    dL = np.array([[-1.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
-    Ls = np.stack([L1, L2, L3], 1)
-    N = np.concatenate([Ls * (2 * Ls - 1),
-                        4 * np.stack([L1 * L2, L2 * L3, L3 * L1], 1)], 1)
-    dcorner = (4 * Ls - 1)[:, :, None] * dL[None]
-    pairs = ((0, 1), (1, 2), (2, 0))
-    dmid = np.stack([4 * (Ls[:, i, None] * dL[j] + Ls[:, j, None] * dL[i])
-                     for i, j in pairs], 1)
-    return N, np.concatenate([dcorner, dmid], 1)
-
-
-# --------------------------------------------------------------------------------------
-# mesh
+# model: the neo-Hookean body on a mesh
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class Mesh:
-    """A structured triangle mesh of the rectangle ``[0, length] x [-height/2, height/2]``.
-
-    Attributes
-    ----------
-    nodes : (n_nodes, 2) reference coordinates.
-    elements : (n_el, 3) for T3 or (n_el, 6) for T6, counter-clockwise.
-    element : "T3" or "T6".
-    nx, ny : number of cells along x and y.
-    length, height : the rectangle's sides.
-    diagonal : "/" (every cell cut from lower-left to upper-right) or "\\".
-    """
-
-    nodes: np.ndarray
-    elements: np.ndarray
-    element: str
-    nx: int
-    ny: int
-    length: float
-    height: float
-    diagonal: str
-
-
-def _check_mesh_args(nx, ny, element):
-    if element not in ELEMENTS:
-        raise ValueError(f"element must be one of {ELEMENTS}, got {element!r}")
-    for name, n in (("nx", nx), ("ny", ny)):
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
-
-
-def rectangle_mesh(nx, ny, element="T3", length=10.0, height=1.0, diagonal="/"):
-    """Structured mesh of ``nx x ny`` cells, each cut along the same diagonal.
-
-    Nodes lie on the grid ``X = i dx/p``, ``Y = -height/2 + j dy/p`` with ``p = 1``
-    (T3) or ``p = 2`` (T6) and are numbered ``i (p ny + 1) + j`` (``j`` fastest).
-    For T6 with diagonal cuts every grid point is a node: the mid-side node of a
-    diagonal is the cell centre.
-
-    Parameters
-    ----------
-    nx, ny : int >= 1
-    element : "T3" or "T6"
-    length, height : float > 0
-    diagonal : "/" or "\\"
-
-    Returns
-    -------
-    Mesh
-
-    Examples
-    --------
-    >>> m = rectangle_mesh(2, 1, "T6")
-    >>> m.nodes.shape, m.elements.shape
-    ((15, 2), (4, 6))
-    """
-    _check_mesh_args(nx, ny, element)
-    if not (length > 0 and height > 0):
-        raise ValueError(f"length and height must be > 0, got {length!r}, {height!r}")
-    if diagonal not in ("/", "\\"):
-        raise ValueError(f"diagonal must be '/' or '\\\\', got {diagonal!r}")
-    p = 1 if element == "T3" else 2
-    mx, my = p * nx + 1, p * ny + 1
-    X, Y = np.meshgrid(np.linspace(0, length, mx), np.linspace(-height / 2, height / 2, my),
-                       indexing="ij")
-    nodes = np.column_stack([X.ravel(), Y.ravel()])
-    i, j = np.meshgrid(np.arange(nx), np.arange(ny), indexing="ij")
-    i, j = p * i.ravel(), p * j.ravel()
-
-    def nid(di, dj):
-        return (i + di) * my + (j + dj)
-
-    a, b, c, d = nid(0, 0), nid(p, 0), nid(p, p), nid(0, p)
-    if diagonal == "/":
-        tri = [(a, b, c), (a, c, d)]
-    else:
-        tri = [(a, b, d), (b, c, d)]
-    corners = np.stack([np.stack(t, 1) for t in tri], 1).reshape(-1, 3)
-    if p == 1:
-        elements = corners
-    else:
-        # mid-side node of edge (m, n) on the doubled grid is the average grid index
-        ij = np.stack([corners // my, corners % my], -1)
-        mids = [(ij[:, m] + ij[:, n]) // 2 for m, n in ((0, 1), (1, 2), (2, 0))]
-        mids = np.stack([q[:, 0] * my + q[:, 1] for q in mids], 1)
-        elements = np.concatenate([corners, mids], 1)
-    nodes.setflags(write=False)
-    elements.setflags(write=False)
-    return Mesh(nodes, elements, element, int(nx), int(ny), float(length), float(height),
-                diagonal)
-
-
-# --------------------------------------------------------------------------------------
-# model
-# --------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class Model:
-    """A meshed plane-strain body with its material, quadrature and assembly pattern.
+class Model(Space):
+    """A meshed plane-strain body: a :class:`lib.fe.Space` with its material.
 
     Made by :func:`make_model` (or :func:`cantilever`); every array is read-only.
 
     Attributes
     ----------
-    mesh : Mesh
+    mesh, fixed, free, G, w, Nm, wm, dofs, pattern : those of :class:`lib.fe.Space`
+        (quadrature data, clamp, dofs and assembly pattern of the mesh).
     E, nu, rho : Young's modulus, Poisson ratio, density (per unit thickness).
     mu, lam : Lame constants ``E/(2(1+nu))``, ``E nu/((1+nu)(1-2nu))``.
-    fixed : sorted indices of the Dirichlet (zero) dofs; ``free`` the others.
-    G : (n_el, n_q, n_en, 2) shape-function gradients at the stiffness points.
-    w : (n_el, n_q) stiffness quadrature weights times element area factor.
-    Nm, wm : (n_qm, n_en), (n_el, n_qm) shape values and weights of the mass rule.
-    dofs : (n_el, 2 n_en) element dofs, node-major (``2 a + i``).
     """
 
-    mesh: Mesh
     E: float
     nu: float
     rho: float
     mu: float
     lam: float
-    fixed: np.ndarray
-    free: np.ndarray
-    G: np.ndarray
-    w: np.ndarray
-    Nm: np.ndarray
-    wm: np.ndarray
-    dofs: np.ndarray
-    _pattern: tuple = field(repr=False)
-
-    @property
-    def n_dofs(self):
-        return 2 * self.mesh.nodes.shape[0]
 
 
 def _check_nu(nu):
@@ -275,38 +138,12 @@ def _check_nu(nu):
         raise ValueError(f"nu must lie in (-1, 0.5), got {nu!r}")
 
 
-def _pattern(dofs, n):
-    """Sparsity pattern of element matrices: (inverse map, CSR indices, indptr, nnz)."""
-    ne = dofs.shape[1]
-    rows = np.repeat(dofs, ne, axis=1).ravel()
-    cols = np.tile(dofs, (1, ne)).ravel()
-    key = rows.astype(np.int64) * n + cols
-    uniq, inv = np.unique(key, return_inverse=True)
-    indices = (uniq % n).astype(np.int32)
-    indptr = np.searchsorted(uniq // n, np.arange(n + 1)).astype(np.int32)
-    for a in (inv, indices, indptr):
-        a.setflags(write=False)
-    return inv, indices, indptr, uniq.size
-
-
-def _assemble_matrix(model, Ke):
-    """CSR matrix from element matrices ``Ke`` (n_el, 2 n_en, 2 n_en) (duplicates summed)."""
-    inv, indices, indptr, nnz = model._pattern
-    data = np.bincount(inv, weights=Ke.ravel(), minlength=nnz)
-    n = model.n_dofs
-    return sp.csr_matrix((data, indices, indptr), shape=(n, n))
-
-
-def _assemble_vector(model, fe):
-    """Global vector from element vectors ``fe`` (n_el, 2 n_en)."""
-    return np.bincount(model.dofs.ravel(), weights=fe.ravel(), minlength=model.n_dofs)
-
-
 def make_model(mesh, E=1.0, nu=0.3, rho=1.0, fixed=None):
     r"""Plane-strain model on ``mesh`` with Young's modulus ``E``, Poisson ratio ``nu``.
 
-    Precomputes the quadrature data and the sparsity pattern once, so that every
-    assembly is a single vectorised kernel plus a ``bincount``.
+    Precomputes the quadrature data and the sparsity pattern once
+    (:func:`lib.fe.make_space`), so that every assembly is a single vectorised kernel
+    plus a ``bincount``.
 
     Parameters
     ----------
@@ -332,40 +169,10 @@ def make_model(mesh, E=1.0, nu=0.3, rho=1.0, fixed=None):
         raise ValueError(f"E must be > 0, got {E!r}")
     if not (rho > 0):
         raise ValueError(f"rho must be > 0, got {rho!r}")
-    n = 2 * mesh.nodes.shape[0]
-    fixed = np.unique(np.asarray([] if fixed is None else fixed, dtype=np.int64))
-    if fixed.size and (fixed[0] < 0 or fixed[-1] >= n):
-        raise ValueError(f"fixed dofs must lie in [0, {n}), got range "
-                         f"[{fixed[0]}, {fixed[-1]}]")
-    free = np.setdiff1d(np.arange(n), fixed)
-    p = 1 if mesh.element == "T3" else 2
-    # affine map X = X1 + Jac (s, t): Jac[e, I, k] = dX_I/dxi_k from the corner nodes
-    Xc = mesh.nodes[mesh.elements[:, :3]]
-    Jac = np.stack([Xc[:, 1] - Xc[:, 0], Xc[:, 2] - Xc[:, 0]], 2)
-    det = np.linalg.det(Jac)
-    if np.any(det <= 0):
-        raise ValueError("mesh has inverted or degenerate elements")
-    Jinv = np.linalg.inv(Jac)                                   # [e, k, J] = dxi_k/dX_J
-    xq, wq = quadrature.triangle(2 * p - 2)                                   # exact for linear stiffness
-    _, dN = _shape(mesh.element, xq)
-    G = np.einsum("qak,ekJ->eqaJ", dN, Jinv)
-    w = det[:, None] * wq[None, :]
-    xm, wmq = quadrature.triangle(2 * p)                                      # exact for the mass
-    Nm, _ = _shape(mesh.element, xm)
-    wm = det[:, None] * wmq[None, :]
-    dofs = (2 * mesh.elements[:, :, None] + np.arange(2)).reshape(len(mesh.elements), -1)
     mu = E / (2 * (1 + nu))
     lam = E * nu / ((1 + nu) * (1 - 2 * nu))
-    for a in (fixed, free, G, w, Nm, wm, dofs):
-        a.setflags(write=False)
-    return Model(mesh, float(E), float(nu), float(rho), float(mu), float(lam), fixed, free,
-                 G, w, Nm, wm, dofs, _pattern(dofs, n))
-
-
-def clamped_dofs(mesh, x=0.0):
-    """Both dofs of every node on the face ``X = x`` (a full clamp)."""
-    on = np.flatnonzero(np.isclose(mesh.nodes[:, 0], x))
-    return np.sort(np.concatenate([2 * on, 2 * on + 1]))
+    return Model(**vars(make_space(mesh, fixed)), E=float(E), nu=float(nu), rho=float(rho),
+                 mu=float(mu), lam=float(lam))
 
 
 def cantilever(nx, ny, element="T6", nu=0.3, E=1.0, rho=1.0, slenderness=10.0):
@@ -380,7 +187,7 @@ def cantilever(nx, ny, element="T6", nu=0.3, E=1.0, rho=1.0, slenderness=10.0):
     >>> m.free.size
     40
     """
-    _check_mesh_args(nx, ny, element)
+    check_mesh_args(nx, ny, element)
     _check_nu(nu)
     if not (slenderness > 0):
         raise ValueError(f"slenderness must be > 0, got {slenderness!r}")
@@ -442,15 +249,6 @@ def neo_hookean(F, mu, lam, order=2):
     return W, P, A
 
 
-def _deformation_gradient(model, u):
-    u = np.asarray(u, dtype=float)
-    if u.shape != (model.n_dofs,):
-        raise ValueError(f"u must have shape ({model.n_dofs},), got {u.shape}")
-    ue = u.reshape(-1, 2)[model.mesh.elements]                # [e, a, i]
-    # F[e, q] = I + ue[e]^T G[e, q] as one batched matmul (cheaper than einsum on small meshes)
-    return np.eye(2) + np.matmul(np.swapaxes(ue, 1, 2)[:, None], model.G)
-
-
 # --------------------------------------------------------------------------------------
 # energy, internal force, tangent, mass
 # --------------------------------------------------------------------------------------
@@ -469,11 +267,16 @@ def energy(model, u, load=None):
     >>> float(energy(m, np.zeros(m.n_dofs)))
     0.0
     """
-    W = neo_hookean(_deformation_gradient(model, u), model.mu, model.lam, order=0)
+    W = neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=0)
     Pi = float(np.sum(model.w * W))
     if load is not None:
         Pi -= float(np.dot(load, u))
     return Pi
+
+
+def strain_energy(model, u):
+    """Stored energy ``sum_q w W(F)`` (no load term)."""
+    return energy(model, u)
 
 
 def gradient(model, u, load=None):
@@ -487,11 +290,11 @@ def gradient(model, u, load=None):
     >>> float(np.abs(gradient(m, np.zeros(m.n_dofs))).max())
     0.0
     """
-    _, P = neo_hookean(_deformation_gradient(model, u), model.mu, model.lam, order=1)
+    _, P = neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=1)
     # f_e[a, i] = sum_q w_q G[q, a, J] P[q, i, J]: a batched matmul, summed over q
     wP = model.w[:, :, None, None] * P
     fe = np.matmul(model.G, np.swapaxes(wP, 2, 3)).sum(axis=1).reshape(len(model.dofs), -1)
-    f = _assemble_vector(model, fe)
+    f = assemble_vector(model, fe)
     if load is not None:
         f = f - load
     return f
@@ -509,14 +312,14 @@ def hessian(model, u):
     >>> K.shape, bool(abs(K - K.T).max() == 0)
     ((12, 12), True)
     """
-    _, _, A = neo_hookean(_deformation_gradient(model, u), model.mu, model.lam)
+    _, _, A = neo_hookean(deformation_gradient(model, u), model.mu, model.lam)
     # optimize=True contracts pairwise with BLAS (about 20x faster on 80 x 8 T6
     # than the plain loop over e q a i b k J L); its rounding breaks exact symmetry,
     # which the element-level average restores.
     Ke = np.einsum("eq,eqaJ,eqiJkL,eqbL->eaibk", model.w, model.G, A, model.G, optimize=True)
     n = 2 * model.G.shape[2]
     Ke = Ke.reshape(-1, n, n)
-    return _assemble_matrix(model, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
+    return assemble_matrix(model, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
 
 
 def linear_stiffness(model):
@@ -543,114 +346,27 @@ def mass(model):
     Ke = np.zeros((Me.shape[0], ne, 2, ne, 2))
     Ke[:, :, 0, :, 0] = Me
     Ke[:, :, 1, :, 1] = Me
-    return _assemble_matrix(model, Ke.reshape(-1, 2 * ne, 2 * ne))
+    return assemble_matrix(model, Ke.reshape(-1, 2 * ne, 2 * ne))
 
 
-# --------------------------------------------------------------------------------------
-# boundary conditions and loads
-# --------------------------------------------------------------------------------------
-def condense(model, A=None, b=None):
-    """Restrict to the free dofs: ``A[free][:, free]`` and/or ``b[free]``.
+def condensed_force(model, load=None):
+    """``force(u_free) -> (f, K)`` on the free dofs, for :func:`lib.integrate.newmark_step`.
 
-    Returns the condensed matrix, vector, or the pair (whichever were given).
+    ``f = f_int(u) - load`` and ``K`` its tangent, both condensed; the fixed dofs stay zero.
     """
     fr = model.free
-    out = []
-    if A is not None:
-        out.append(sp.csr_matrix(A)[fr][:, fr])
-    if b is not None:
-        out.append(np.asarray(b)[fr])
-    if not out:
-        raise ValueError("give A and/or b")
-    return out[0] if len(out) == 1 else tuple(out)
+    load = np.zeros(model.n_dofs) if load is None else np.asarray(load, dtype=float)
 
+    def force(u_free):
+        u = expand(model, u_free)
+        return gradient(model, u, load)[fr], condense(model, hessian(model, u))
 
-def expand(model, u_free):
-    """Full displacement vector with zeros on the fixed dofs."""
-    u_free = np.asarray(u_free, dtype=float)
-    if u_free.shape != model.free.shape:
-        raise ValueError(f"u_free must have shape {model.free.shape}, got {u_free.shape}")
-    u = np.zeros(model.n_dofs)
-    u[model.free] = u_free
-    return u
-
-
-def _face_nodes(mesh, side):
-    X, Y = mesh.nodes[:, 0], mesh.nodes[:, 1]
-    sel = {"right": (np.isclose(X, mesh.length), Y), "left": (np.isclose(X, 0.0), Y),
-           "top": (np.isclose(Y, mesh.height / 2), X),
-           "bottom": (np.isclose(Y, -mesh.height / 2), X)}
-    if side not in sel:
-        raise ValueError(f"side must be one of {tuple(sel)}, got {side!r}")
-    on, coord = sel[side]
-    idx = np.flatnonzero(on)
-    return idx[np.argsort(coord[idx])]
-
-
-def _edge_weights(mesh, side, lo=-np.inf, hi=np.inf):
-    """Nodes of a face and the consistent weights ``int N_a ds`` over ``[lo, hi]``.
-
-    ``lo, hi`` must fall on element edge ends.  Linear edges give ``(1/2, 1/2) l``,
-    quadratic edges ``(1/6, 2/3, 1/6) l``.
-    """
-    idx = _face_nodes(mesh, side)
-    s = mesh.nodes[idx, 1 if side in ("left", "right") else 0]
-    p = 1 if mesh.element == "T3" else 2
-    wts = np.zeros(idx.size)
-    pattern = np.array([0.5, 0.5]) if p == 1 else np.array([1 / 6, 2 / 3, 1 / 6])
-    for k in range(0, idx.size - 1, p):           # one face edge per step (short loop)
-        a, b = s[k], s[k + p]
-        if a >= lo - 1e-12 and b <= hi + 1e-12:
-            wts[k:k + p + 1] += pattern * (b - a)
-    return idx, wts
-
-
-def face_traction_load(model, side, traction):
-    """Consistent nodal loads of a uniform traction ``(t_x, t_y)`` on a face of the rectangle.
-
-    ``side`` is "left", "right", "top" or "bottom"; the traction is integrated
-    exactly against the edge shape functions (linear edges ``(1/2, 1/2) l``,
-    quadratic edges ``(1/6, 2/3, 1/6) l``).
-
-    >>> m = make_model(rectangle_mesh(2, 2, "T6", 2.0, 1.0))
-    >>> f = face_traction_load(m, "right", (0.0, -3.0))
-    >>> round(float(f[1::2].sum()), 12)
-    -3.0
-    """
-    t = np.asarray(traction, dtype=float)
-    if t.shape != (2,):
-        raise ValueError(f"traction must be a pair (t_x, t_y), got {traction!r}")
-    idx, wts = _edge_weights(model.mesh, side)
-    f = np.zeros(model.n_dofs)
-    f[2 * idx] = t[0] * wts
-    f[2 * idx + 1] = t[1] * wts
-    return f
-
-
-def tip_shear_load(model, total=1.0):
-    """Uniform shear traction on X = length with resultant ``-total`` in y (consistent loads)."""
-    return face_traction_load(model, "right", (0.0, -total / model.mesh.height))
-
-
-def face_pressure_load(model, side="top", x_range=(-np.inf, np.inf)):
-    """Consistent nodal loads of a unit pressure pushing into the body on a face.
-
-    The pressure acts on the part ``x_range`` of the ``side`` face ("top" or
-    "bottom"), along the inward normal (a dead load: the reference normal).
-    Its transpose ``B = g^T`` maps ``u`` to the volume gained by a chamber
-    sitting on that face, so ``p`` is the multiplier of a chamber-volume constraint.
-    """
-    if side not in ("top", "bottom"):
-        raise ValueError(f"side must be 'top' or 'bottom', got {side!r}")
-    idx, wts = _edge_weights(model.mesh, side, *x_range)
-    f = np.zeros(model.n_dofs)
-    f[2 * idx + 1] = -wts if side == "top" else wts
-    return f
+    return force
 
 
 def tip_deflection(model, u):
     """Plain mean of ``u_y`` over every node on X = length (T6 mid-side nodes included)."""
-    idx = _face_nodes(model.mesh, "right")
+    idx = face_nodes(model.mesh, "right")
     return float(np.mean(np.asarray(u).reshape(-1, 2)[idx, 1]))
 
 
@@ -666,33 +382,11 @@ def solve_linear(model, load, K=None):
     load : (2 n_nodes,) nodal loads
     K : optional precomputed stiffness (default :func:`linear_stiffness`)
     """
-    _check_clamped(model)
+    check_clamped(model)
     K = linear_stiffness(model) if K is None else K
     Kf, ff = condense(model, K, load)
-    return expand(model, _sparse_solve(Kf, ff, "K (condensed stiffness)",
+    return expand(model, sparse_solve(Kf, ff, "K (condensed stiffness)",
                                        "is the model clamped? (fixed dofs)"))
-
-
-def _check_clamped(model):
-    """A stiffness needs >= 3 fixed dofs to lose the rigid motions; say so instead of a singular LU."""
-    if model.fixed.size < 3:
-        raise ValueError(f"model.fixed holds {model.fixed.size} dofs: the model is not clamped "
-                         "(at least 3 fixed dofs remove the rigid motions), its stiffness is "
-                         "singular")
-
-
-def _sparse_solve(A, b, name, hint=""):
-    """``A^{-1} b`` by sparse LU; a singular ``A`` raises ValueError naming it (no bare SciPy error)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", spla.MatrixRankWarning)
-            x = spla.splu(sp.csc_matrix(A)).solve(np.asarray(b, dtype=float))
-    except (RuntimeError, spla.MatrixRankWarning) as err:
-        raise ValueError(f"{name} is singular ({err}); {hint}".rstrip("; ")) from err
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} is numerically singular (non-finite solution); {hint}"
-                         .rstrip("; "))
-    return x
 
 
 def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -743,7 +437,7 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
                 raise ConvergenceError(f"Newton did not converge at load step {step}/{steps}: "
                                        f"relative residual {res:.3e} after {maxiter} iterations")
             try:
-                du = _sparse_solve(condense(model, hessian(model, u)), r, "tangent stiffness")
+                du = sparse_solve(condense(model, hessian(model, u)), r, "tangent stiffness")
             except ValueError as err:
                 raise ConvergenceError(f"load step {step}/{steps}, iteration {it}: {err} "
                                        f"(residual {res:.3e})") from err
@@ -751,7 +445,7 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
             for _ in range(30):
                 trial = u.copy()
                 trial[fr] -= t * du
-                if _admissible(model, trial):
+                if admissible(model, trial):
                     break
                 t *= 0.5
             else:
@@ -759,12 +453,6 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
                                        f"Newton step inverts an element (residual {res:.3e})")
             u = trial
     return u
-
-
-def _admissible(model, u):
-    """Whether every quadrature point has ``det F > 0``."""
-    F = _deformation_gradient(model, u)
-    return bool(np.all(F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0] > 0))
 
 
 def _start_vector(n):
@@ -785,7 +473,7 @@ def frequencies(model, k=2, return_modes=False, K=None, M=None):
     """
     if not (isinstance(k, (int, np.integer)) and 1 <= k < model.free.size - 1):
         raise ValueError(f"k must be an integer in [1, {model.free.size - 2}], got {k!r}")
-    _check_clamped(model)
+    check_clamped(model)
     K = linear_stiffness(model) if K is None else K
     M = mass(model) if M is None else M
     Kf, Mf = condense(model, K), condense(model, M)
@@ -830,66 +518,6 @@ def highest_frequency(model, K=None, M=None):
     return float(np.sqrt(lam[0]))
 
 
-def pressure(model, u, points=None):
-    r"""Linear-elastic pressure ``p = -lam div u`` at reference points of every element.
-
-    ``points`` are reference coordinates (n_p, 2) (default: the corners), the
-    result has shape (n_el, n_p).  For T3 ``div u`` is constant per element.
-    """
-    xi = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) if points is None else np.asarray(points)
-    _, dN = _shape(model.mesh.element, xi)
-    Xc = model.mesh.nodes[model.mesh.elements[:, :3]]
-    Jinv = np.linalg.inv(np.stack([Xc[:, 1] - Xc[:, 0], Xc[:, 2] - Xc[:, 0]], 2))
-    G = np.einsum("qak,ekJ->eqaJ", dN, Jinv)
-    ue = np.asarray(u).reshape(-1, 2)[model.mesh.elements]
-    div = np.einsum("eai,eqai->eq", ue, G)
-    return -model.lam * div
-
-
-# --------------------------------------------------------------------------------------
-# theory and the public cantilever calls
-# --------------------------------------------------------------------------------------
-def plane_strain_modulus(model):
-    """``E' = E / (1 - nu^2)``."""
-    return model.E / (1 - model.nu**2)
-
-
-def deflection_ratio(model, u, total=1.0):
-    """Tip deflection of ``u`` (load ``total`` down) over ``P L^3/(3 E' I)``; 1 = Euler-Bernoulli."""
-    return -tip_deflection(model, u) / euler_bernoulli_tip(model, total)
-
-
-def euler_bernoulli_tip(model, total=1.0):
-    r"""Euler-Bernoulli tip deflection ``P L^3 / (3 E' I)``, ``E' = E/(1-nu^2)``, ``I = h^3/12``."""
-    m = model.mesh
-    return total * m.length**3 / (3 * plane_strain_modulus(model) * m.height**3 / 12)
-
-
-def cantilever_tip_ratio(nx, ny, element, nu):
-    r"""Linear plane-strain cantilever tip deflection / Euler-Bernoulli ``P L^3/(3 E' I)``.
-
-    L/h = 10, ``nx x ny`` cells, face X = 0 clamped, uniform end shear, the
-    deflection is the plain mean of ``u_y`` over every node on X = L.
-
-    Parameters
-    ----------
-    nx, ny : int >= 1
-    element : "T3" or "T6"
-    nu : float in (-1, 0.5)
-
-    Returns
-    -------
-    float, a ratio (1 = Euler-Bernoulli).
-
-    Examples
-    --------
-    >>> round(cantilever_tip_ratio(40, 4, "T6", 0.3), 5)
-    1.00407
-    """
-    model = cantilever(nx, ny, element, nu)
-    return deflection_ratio(model, solve_linear(model, tip_shear_load(model, 1.0)))
-
-
 def _transverse_share(model, modes, M):
     """Share of each mode's kinetic energy carried by ``u_y`` (1 = purely transverse)."""
     my = np.zeros(model.n_dofs)
@@ -923,41 +551,8 @@ def bending_frequencies(model, k=2):
     return omega[bend][:k]
 
 
-def cantilever_frequencies(nx, ny, element, nu, k=2):
-    r"""First ``k`` bending frequencies of the same cantilever ÷ Euler-Bernoulli ones with ``E'``.
-
-    Consistent mass, ``rho = 1``; Euler-Bernoulli ``omega_n = Omega_n sqrt(E' I/(rho h L^4))``
-    with ``Omega_n`` from :func:`lib.beam.euler_bernoulli_omegas`.  Modes are
-    picked by :func:`bending_frequencies` (for k = 2 they are the two lowest modes).
-
-    Parameters
-    ----------
-    nx, ny : int >= 1
-    element : "T3" or "T6"
-    nu : float in (-1, 0.5)
-    k : int >= 1
-
-    Returns
-    -------
-    (k,) ratios, ascending in mode number.
-
-    Examples
-    --------
-    >>> np.round(cantilever_frequencies(10, 1, "T6", 0.3), 4).tolist()
-    [1.0033, 0.9648]
-    """
-    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k >= 1):
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    model = cantilever(nx, ny, element, nu)
-    omega = bending_frequencies(model, k)
-    m = model.mesh
-    eb = euler_bernoulli_omegas(k) * np.sqrt(
-        plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))
-    return omega / eb
-
-
 # --------------------------------------------------------------------------------------
-# a locking-free mixed element and actuation constraints
+# the T6/P1 mixed element
 # --------------------------------------------------------------------------------------
 def mixed_solve(model, load):
     r"""Linear Taylor-Hood T6/P1 displacement-pressure solution (locking-free).
@@ -999,265 +594,37 @@ def mixed_solve(model, load):
     load = np.asarray(load, dtype=float)
     if load.shape != (model.n_dofs,):
         raise ValueError(f"load must have shape ({model.n_dofs},), got {load.shape}")
-    _check_clamped(model)
-    Kuu, Bup, Mpp, pidx = _taylor_hood_blocks(model, deviatoric=True)
+    check_clamped(model)
+    Kuu, Bup, Mpp, pidx = taylor_hood_blocks(model, model.mu)
     npr = Mpp.shape[0]
     fr = model.free
     Kb = sp.bmat([[Kuu[fr][:, fr], Bup[:, fr].T], [Bup[:, fr], -Mpp / model.lam]], format="csc")
     rhs = np.concatenate([load[fr], np.zeros(npr)])
-    x = _sparse_solve(Kb, rhs, "the mixed saddle-point matrix",
+    x = sparse_solve(Kb, rhs, "the mixed saddle-point matrix",
                       "is the model clamped? (fixed dofs)")
     u = expand(model, x[:fr.size])
     return u, -x[fr.size:][pidx]
 
 
-def _taylor_hood_blocks(model, deviatoric=True):
-    r"""Blocks of the T6/P1 (Taylor-Hood) pair on ``model``'s T6 mesh, all dofs.
+def pressure(model, u, points=None):
+    r"""Linear-elastic pressure ``p = -lam div u`` at reference points of every element.
 
-    Returns ``(Kuu, B, Mp, pidx)``: ``Kuu`` the velocity block, ``2 mu eps:eps``
-    (``deviatoric``) or the vector Laplacian ``grad v : grad v`` (the H1
-    seminorm, otherwise); ``B[p, dof] = int N_p div N_dof``; ``Mp = int N_p N_q``
-    the pressure mass; ``pidx`` (n_el, 3) the pressure number of every corner.
+    ``points`` are reference coordinates (n_p, 2) (default: the corners), the
+    result has shape (n_el, n_p).  For T3 ``div u`` is constant per element.
     """
-    mesh = model.mesh
-    corners = mesh.elements[:, :3]
-    cnodes, pidx = np.unique(corners, return_inverse=True)
-    pidx = pidx.reshape(corners.shape)
-    npr = cnodes.size
-    I = np.eye(2)
-    if deviatoric:   # the tangent of a material with lam = 0 at F = I
-        A0 = model.mu * (np.einsum("ik,JL->iJkL", I, I) + np.einsum("iL,Jk->iJkL", I, I))
-    else:
-        A0 = np.einsum("ik,JL->iJkL", I, I)
-    Ke = np.einsum("eq,eqaJ,iJkL,eqbL->eaibk", model.w, model.G, A0, model.G, optimize=True)
-    ne = 2 * model.G.shape[2]
-    Kuu = _assemble_matrix(model, Ke.reshape(-1, ne, ne))
-    # pressure shape functions (linear, = area coordinates) at the stiffness points
-    xq, _ = quadrature.triangle(2)
-    Np, _ = _shape("T3", xq)                                        # (n_q, 3)
-    Be = np.einsum("eq,qc,eqai->ecai", model.w, Np, model.G).reshape(len(corners), 3, ne)
-    rows = np.repeat(pidx, ne, axis=1).ravel()
-    cols = np.tile(model.dofs, (1, 3)).ravel()
-    Bup = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(npr, model.n_dofs))
-    Ce = np.einsum("eq,qc,qd->ecd", model.w, Np, Np)
-    Mpp = sp.csr_matrix((Ce.ravel(), (np.repeat(pidx, 3, axis=1).ravel(),
-                                      np.tile(pidx, (1, 3)).ravel())), shape=(npr, npr))
-    return Kuu, Bup, Mpp, pidx
+    xi = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) if points is None else np.asarray(points)
+    _, dN = shape_functions(model.mesh.element, xi)
+    Xc = model.mesh.nodes[model.mesh.elements[:, :3]]
+    Jinv = np.linalg.inv(np.stack([Xc[:, 1] - Xc[:, 0], Xc[:, 2] - Xc[:, 0]], 2))
+    G = np.einsum("qak,ekJ->eqaJ", dN, Jinv)
+    ue = np.asarray(u).reshape(-1, 2)[model.mesh.elements]
+    div = np.einsum("eai,eqai->eq", ue, G)
+    return -model.lam * div
 
 
 # --------------------------------------------------------------------------------------
-# locking diagnostics: divergence-free subspace, inf-sup constant, corner singularity
+# constraint rows: actuators and a weak clamp
 # --------------------------------------------------------------------------------------
-class DivergenceCount(NamedTuple):
-    """Counts of :func:`divergence_free_dimension` for one mesh and element."""
-
-    free: int          #: free displacement components (dofs not clamped)
-    constraints: int   #: incompressibility constraints (volumetric quadrature points)
-    rank: int          #: rank of the discrete divergence on the free dofs
-    dimension: int     #: free - rank, the dimension of the divergence-free subspace
-    ratio: float       #: Hughes' constraint ratio free / constraints
-    gap: float         #: smallest kept singular value / largest (how clear the rank is)
-
-
-def divergence_matrix(model):
-    r"""Discrete divergence at the volumetric quadrature points, ``D`` (n_el n_q, 2 n_nodes).
-
-    Row ``(e, q)`` is ``sqrt(w_eq) div u`` at quadrature point ``q`` of element
-    ``e``, the points the stiffness uses (one for T3, three for T6), so that the
-    volumetric part of the linear stiffness is exactly ``lam D^T D``:
-
-    .. math:: \tfrac{\lambda}{2}\sum_{e,q} w_{eq}\,(\operatorname{div}u)_{eq}^2
-              = \tfrac{\lambda}{2}\,\lVert D u\rVert^2 .
-
-    As ``lam -> infinity`` a finite-energy displacement must satisfy ``D u = 0``:
-    each row is one incompressibility constraint.  (For T6, ``div u`` is linear
-    in each element, so vanishing at its three points means vanishing everywhere.)
-
-    Examples
-    --------
-    >>> m = cantilever(2, 1, "T3")
-    >>> divergence_matrix(m).shape
-    (4, 12)
-    """
-    if not isinstance(model, Model):
-        raise ValueError(f"model must be a Model, got {type(model).__name__}")
-    nel, nq = model.w.shape
-    ne = 2 * model.G.shape[2]
-    De = np.sqrt(model.w)[:, :, None, None] * model.G                   # [e, q, a, i]
-    rows = np.repeat(np.arange(nel * nq), ne)
-    cols = np.repeat(model.dofs[:, None, :], nq, axis=1).ravel()
-    return sp.csr_matrix((De.reshape(-1), (rows, cols)), shape=(nel * nq, model.n_dofs))
-
-
-def divergence_free_dimension(nx, ny, element, rtol=1e-10):
-    r"""Dimension of the discretely divergence-free subspace of the book's cantilever.
-
-    The cantilever of :func:`cantilever` (L/h = 10, face X = 0 clamped) on
-    ``nx x ny`` cells; the constraints are the rows of :func:`divergence_matrix`
-    restricted to the free dofs, ``D_f``.  The subspace ``{u_f : D_f u_f = 0}``
-    holds every displacement a nearly incompressible material can take at finite
-    energy; its dimension is ``n_free - rank D_f``.  The rank counts the singular
-    values (``scipy.linalg.svdvals``, dense) above ``rtol`` times the largest.
-    Hughes' constraint ratio ``r = n_free / n_constraints`` (Hughes 1987/2000,
-    ch. 4, constraint counting) compares the count with the continuum's two equations per
-    constraint: ``r <= 1`` predicts severe locking, ``r = 2`` is the ideal.
-
-    Parameters
-    ----------
-    nx, ny : int >= 1
-    element : "T3" or "T6"
-    rtol : float in (0, 1), relative rank threshold
-
-    Returns
-    -------
-    DivergenceCount
-
-    Examples
-    --------
-    >>> divergence_free_dimension(20, 2, "T3")[:4]
-    (120, 80, 80, 40)
-    """
-    _check_mesh_args(nx, ny, element)
-    if not (isinstance(rtol, (int, float, np.floating)) and 0 < rtol < 1):
-        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
-    model = cantilever(nx, ny, element)
-    Df = divergence_matrix(model)[:, model.free]
-    if min(Df.shape) > 4000:
-        raise ValueError(f"nx x ny = {nx} x {ny} is too large for a dense SVD "
-                         f"({Df.shape[0]} x {Df.shape[1]})")
-    try:
-        s = sla.svdvals(Df.toarray())
-    except sla.LinAlgError as err:
-        raise ConvergenceError(f"SVD of the {Df.shape[0]} x {Df.shape[1]} divergence "
-                               f"matrix did not converge ({err})") from err
-    rank = int(np.sum(s > rtol * s[0]))
-    free = int(model.free.size)
-    return DivergenceCount(free, int(Df.shape[0]), rank, free - rank, free / Df.shape[0],
-                           float(s[rank - 1] / s[0]))
-
-
-def inf_sup_constants(model, k=1, pressure="taylor-hood"):
-    r"""The ``k`` smallest discrete inf-sup values ``beta`` of a displacement-pressure pair.
-
-    .. math:: \beta_h = \min_{q}\max_{v}\frac{\int q\operatorname{div}v}{\lvert v\rvert_1\,\lVert q\rVert_0},
-              \qquad \beta_h^2 = \lambda_{\min}\bigl(B A^{-1} B^{\top},\ M_p\bigr),
-
-    the smallest generalised eigenvalue of the Schur complement against the
-    pressure mass ``M_p`` (Brezzi & Fortin; Boffi, Brezzi & Fortin 2013, ch. 5),
-    with ``A`` the vector Laplacian (``|v|_1^2 = v^T A v``) on the free dofs of
-    ``model``.  ``pressure`` selects the pair:
-
-    * ``"taylor-hood"`` (T6 only): continuous linear pressure on the corner nodes,
-      the pair of :func:`mixed_solve`;
-    * ``"quadrature"``: one pressure value per volumetric quadrature point
-      (discontinuous), the pressure that the *displacement* element implies
-      (``p = lam div u`` at the points of :func:`divergence_matrix`; ``M_p`` = the weights).
-
-    A pair is uniformly stable when ``beta_h`` stays bounded away from 0 as the mesh is
-    refined.  A zero value means a pressure mode that no displacement can see
-    (for clamped faces all round, the constant pressure).  Dense generalised
-    ``scipy.linalg.eigh``; at most 4000 pressures.  Since ``|div v|^2 <= 2|grad v|^2``
-    in two dimensions every ``beta <= sqrt(2)``.
-
-    Returns
-    -------
-    (k,) ascending ndarray
-
-    Examples
-    --------
-    >>> m = cantilever(10, 1, "T6")
-    >>> round(float(inf_sup_constants(m)[0]), 3)
-    0.647
-    """
-    if not isinstance(model, Model):
-        raise ValueError(f"model must be a Model, got {type(model).__name__}")
-    _check_clamped(model)
-    fr = model.free
-    if pressure == "taylor-hood":
-        if model.mesh.element != "T6":
-            raise ValueError(f"pressure='taylor-hood' needs a T6 model, got "
-                             f"{model.mesh.element!r}")
-        A, B, Mp, _ = _taylor_hood_blocks(model, deviatoric=False)
-        Mp = Mp.toarray()
-    elif pressure == "quadrature":
-        A = _vector_laplacian(model)
-        B = sp.diags(np.sqrt(model.w.ravel())) @ divergence_matrix(model)
-        Mp = np.diag(model.w.ravel())
-    else:
-        raise ValueError(f"pressure must be 'taylor-hood' or 'quadrature', got {pressure!r}")
-    npr = Mp.shape[0]
-    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 1 <= k <= npr):
-        raise ValueError(f"k must be an integer in [1, {npr}], got {k!r}")
-    if npr > 4000:
-        raise ValueError(f"model has {npr} pressures, too many for the dense eigenproblem")
-    Bf = B[:, fr].toarray()
-    AinvBt = _sparse_solve(A[fr][:, fr], Bf.T, "the vector Laplacian on the free dofs",
-                           "is the model clamped? (fixed dofs)")
-    S = Bf @ AinvBt
-    try:
-        ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])
-    except sla.LinAlgError as err:
-        raise ConvergenceError(f"generalised eigenproblem of the {npr} x {npr} Schur "
-                               f"complement failed ({err})") from err
-    return np.sqrt(np.maximum(ev, 0.0))
-
-
-def _vector_laplacian(model):
-    """Vector Laplacian ``int grad v : grad w`` (the H1 seminorm) on any element, all dofs."""
-    I = np.eye(2)
-    A0 = np.einsum("ik,JL->iJkL", I, I)
-    Ke = np.einsum("eq,eqaJ,iJkL,eqbL->eaibk", model.w, model.G, A0, model.G, optimize=True)
-    ne = 2 * model.G.shape[2]
-    return _assemble_matrix(model, Ke.reshape(-1, ne, ne))
-
-
-def corner_exponent(nu, angle=np.pi / 2):
-    r"""Williams' exponent of a corner with one clamped and one traction-free side (plane strain).
-
-    Near such a corner of opening ``angle`` the displacement behaves as ``r^s``
-    with ``s`` the smallest positive root of (Williams 1952)
-
-    .. math:: 4\kappa\sin^2(s\,\alpha) = (1+\kappa)^2 - 4 s^2\sin^2\alpha,
-              \qquad \kappa = 3 - 4\nu,
-
-    and the stress as ``r^(s-1)``: singular for ``s < 1``.  An energy quantity
-    (such as the compliance, the tip deflection under the tip load) computed on
-    a uniform mesh of size ``h`` then converges as ``h^(2s)`` whatever the element
-    order.  Only real roots are sought, so ``angle`` is limited to ``(0, pi/2]``
-    (towards ``pi`` the leading root turns complex: ``1/2 + i ln(kappa)/(2 pi)`` at ``pi``).
-
-    Parameters
-    ----------
-    nu : float in (-1, 0.5)
-    angle : float in (0, pi/2], the corner's opening (``pi/2`` for the cantilever's root)
-
-    Examples
-    --------
-    >>> round(corner_exponent(0.3), 4)
-    0.7112
-    """
-    _check_nu(nu)
-    if not (isinstance(angle, (int, float, np.floating)) and 0 < angle <= np.pi / 2 + 1e-15):
-        raise ValueError(f"angle must lie in (0, pi/2], got {angle!r}")
-    kappa = 3 - 4 * nu
-
-    def g(s):
-        return 4 * kappa * np.sin(s * angle) ** 2 - (1 + kappa) ** 2 + 4 * s**2 * np.sin(angle) ** 2
-
-    # g(0) < 0 and g > 0 once 2 s sin(angle) > 1 + kappa: bracket the first sign change
-    hi = (1 + kappa) / (2 * np.sin(angle))
-    grid = np.linspace(1e-9, hi, 2001)
-    change = np.flatnonzero(np.diff(np.sign(g(grid))) > 0)
-    if change.size == 0:
-        raise ValueError(f"no real corner exponent for angle = {angle!r}, nu = {nu!r}")
-    a, b = grid[change[0]], grid[change[0] + 1]
-    try:
-        return float(sopt.brentq(g, a, b, xtol=1e-14))
-    except ValueError as err:     # not expected after the bracket search; never bare
-        raise ValueError(f"corner exponent root search failed for angle = {angle!r}, "
-                         f"nu = {nu!r}: {err}") from err
-
-
 def cable_row(model, eyelets):
     r"""Linearised shortening of a cable threaded through ``eyelets`` (node numbers, in order).
 
@@ -1316,6 +683,25 @@ def section_rows(model, x=0.0):
     return B
 
 
+# --------------------------------------------------------------------------------------
+# theory and the public cantilever calls
+# --------------------------------------------------------------------------------------
+def plane_strain_modulus(model):
+    """``E' = E / (1 - nu^2)``."""
+    return model.E / (1 - model.nu**2)
+
+
+def euler_bernoulli_tip(model, total=1.0):
+    r"""Euler-Bernoulli tip deflection ``P L^3 / (3 E' I)``, ``E' = E/(1-nu^2)``, ``I = h^3/12``."""
+    m = model.mesh
+    return total * m.length**3 / (3 * plane_strain_modulus(model) * m.height**3 / 12)
+
+
+def deflection_ratio(model, u, total=1.0):
+    """Tip deflection of ``u`` (load ``total`` down) over ``P L^3/(3 E' I)``; 1 = Euler-Bernoulli."""
+    return -tip_deflection(model, u) / euler_bernoulli_tip(model, total)
+
+
 def timoshenko_tip_ratio(nu, slenderness=10.0, ks=None):
     r"""Timoshenko cantilever tip deflection ÷ Euler-Bernoulli, in plane strain.
 
@@ -1337,21 +723,106 @@ def timoshenko_tip_ratio(nu, slenderness=10.0, ks=None):
     return 1 + Ep / (4 * ks * mu) / slenderness**2
 
 
-def strain_energy(model, u):
-    """Stored energy ``sum_q w W(F)`` (no load term)."""
-    return energy(model, u)
+def corner_exponent(nu, angle=np.pi / 2):
+    r"""Williams' exponent of a corner with one clamped and one traction-free side (plane strain).
 
+    Near such a corner of opening ``angle`` the displacement behaves as ``r^s``
+    with ``s`` the smallest positive root of (Williams 1952)
 
-def condensed_force(model, load=None):
-    """``force(u_free) -> (f, K)`` on the free dofs, for :func:`lib.integrate.newmark_step`.
+    .. math:: 4\kappa\sin^2(s\,\alpha) = (1+\kappa)^2 - 4 s^2\sin^2\alpha,
+              \qquad \kappa = 3 - 4\nu,
 
-    ``f = f_int(u) - load`` and ``K`` its tangent, both condensed; the fixed dofs stay zero.
+    and the stress as ``r^(s-1)``: singular for ``s < 1``.  An energy quantity
+    (such as the compliance, the tip deflection under the tip load) computed on
+    a uniform mesh of size ``h`` then converges as ``h^(2s)`` whatever the element
+    order.  Only real roots are sought, so ``angle`` is limited to ``(0, pi/2]``
+    (towards ``pi`` the leading root turns complex: ``1/2 + i ln(kappa)/(2 pi)`` at ``pi``).
+
+    Parameters
+    ----------
+    nu : float in (-1, 0.5)
+    angle : float in (0, pi/2], the corner's opening (``pi/2`` for the cantilever's root)
+
+    Examples
+    --------
+    >>> round(corner_exponent(0.3), 4)
+    0.7112
     """
-    fr = model.free
-    load = np.zeros(model.n_dofs) if load is None else np.asarray(load, dtype=float)
+    _check_nu(nu)
+    if not (isinstance(angle, (int, float, np.floating)) and 0 < angle <= np.pi / 2 + 1e-15):
+        raise ValueError(f"angle must lie in (0, pi/2], got {angle!r}")
+    kappa = 3 - 4 * nu
 
-    def force(u_free):
-        u = expand(model, u_free)
-        return gradient(model, u, load)[fr], condense(model, hessian(model, u))
+    def g(s):
+        return 4 * kappa * np.sin(s * angle) ** 2 - (1 + kappa) ** 2 + 4 * s**2 * np.sin(angle) ** 2
 
-    return force
+    # g(0) < 0 and g > 0 once 2 s sin(angle) > 1 + kappa: bracket the first sign change
+    hi = (1 + kappa) / (2 * np.sin(angle))
+    grid = np.linspace(1e-9, hi, 2001)
+    change = np.flatnonzero(np.diff(np.sign(g(grid))) > 0)
+    if change.size == 0:
+        raise ValueError(f"no real corner exponent for angle = {angle!r}, nu = {nu!r}")
+    a, b = grid[change[0]], grid[change[0] + 1]
+    try:
+        return float(sopt.brentq(g, a, b, xtol=1e-14))
+    except ValueError as err:     # not expected after the bracket search; never bare
+        raise ValueError(f"corner exponent root search failed for angle = {angle!r}, "
+                         f"nu = {nu!r}: {err}") from err
+
+
+def cantilever_tip_ratio(nx, ny, element, nu):
+    r"""Linear plane-strain cantilever tip deflection / Euler-Bernoulli ``P L^3/(3 E' I)``.
+
+    L/h = 10, ``nx x ny`` cells, face X = 0 clamped, uniform end shear, the
+    deflection is the plain mean of ``u_y`` over every node on X = L.
+
+    Parameters
+    ----------
+    nx, ny : int >= 1
+    element : "T3" or "T6"
+    nu : float in (-1, 0.5)
+
+    Returns
+    -------
+    float, a ratio (1 = Euler-Bernoulli).
+
+    Examples
+    --------
+    >>> round(cantilever_tip_ratio(40, 4, "T6", 0.3), 5)
+    1.00407
+    """
+    model = cantilever(nx, ny, element, nu)
+    return deflection_ratio(model, solve_linear(model, tip_shear_load(model, 1.0)))
+
+
+def cantilever_frequencies(nx, ny, element, nu, k=2):
+    r"""First ``k`` bending frequencies of the same cantilever ÷ Euler-Bernoulli ones with ``E'``.
+
+    Consistent mass, ``rho = 1``; Euler-Bernoulli ``omega_n = Omega_n sqrt(E' I/(rho h L^4))``
+    with ``Omega_n`` from :func:`lib.beam.euler_bernoulli_omegas`.  Modes are
+    picked by :func:`bending_frequencies` (for k = 2 they are the two lowest modes).
+
+    Parameters
+    ----------
+    nx, ny : int >= 1
+    element : "T3" or "T6"
+    nu : float in (-1, 0.5)
+    k : int >= 1
+
+    Returns
+    -------
+    (k,) ratios, ascending in mode number.
+
+    Examples
+    --------
+    >>> np.round(cantilever_frequencies(10, 1, "T6", 0.3), 4).tolist()
+    [1.0033, 0.9648]
+    """
+    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k >= 1):
+        raise ValueError(f"k must be an integer >= 1, got {k!r}")
+    model = cantilever(nx, ny, element, nu)
+    omega = bending_frequencies(model, k)
+    m = model.mesh
+    eb = euler_bernoulli_omegas(k) * np.sqrt(
+        plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))
+    return omega / eb

@@ -1,7 +1,7 @@
 r"""Near-incompressible soft materials at finite strain: rubber models and locking-free elements.
 
 The plane-strain cantilever of :mod:`lib.fem` (mesh, shape functions, quadrature and
-assembly are reused from there), with four hyperelastic materials and five
+assembly come from :mod:`lib.fe`), with four hyperelastic materials and five
 formulations.
 
 Materials
@@ -87,7 +87,7 @@ import scipy.sparse.linalg as spla
 
 from . import fem
 from .core import quadrature
-from .fem import _assemble_matrix, _assemble_vector, _shape
+from .fe import assemble_matrix, assemble_vector, coo_indices, shape_functions
 
 __all__ = [
     "MODELS", "FORMULATIONS", "Material", "material", "neo_hookean", "mooney_rivlin", "yeoh",
@@ -498,7 +498,7 @@ def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
         _, pd = np.unique(corners, return_inverse=True)
         pdofs = pd.reshape(corners.shape)
         xq, _ = quadrature.triangle(2)
-        Np, _ = _shape("T3", xq)
+        Np, _ = shape_functions("T3", xq)
     elif formulation in ("P2P0", "P1P0"):
         pdofs = np.arange(ne)[:, None]
         Np = np.ones((nq, 1))
@@ -509,11 +509,8 @@ def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
     nu_dofs = geom.n_dofs
     free = np.concatenate([geom.free, nu_dofs + np.arange(n_p)])
     # coupling-block pattern: rows = u dofs, cols = pressure unknowns
-    nde, npe = geom.dofs.shape[1], pdofs.shape[1]
-    rows = np.repeat(geom.dofs, npe, axis=1).ravel()
-    cols = np.tile(pdofs, (1, nde)).ravel()
-    prow = np.repeat(pdofs, npe, axis=1).ravel()
-    pcol = np.tile(pdofs, (1, npe)).ravel()
+    rows, cols = coo_indices(geom.dofs, pdofs)
+    prow, pcol = coo_indices(pdofs, pdofs)
     for arr in (pdofs, Np, area, free, rows, cols, prow, pcol):
         arr.setflags(write=False)
     return Body(geom, mat, formulation, Np, pdofs, n_p, area, free, (rows, cols, prow, pcol))
@@ -630,7 +627,7 @@ def _residual(body, x, load=None):
     G, w = body.geom.G, body.geom.w
     P, mag = _kernel(body.material, F, _point_vol(body, p, J), -1)
     fe = np.einsum("eq,eqiJ,eqaJ->eai", w, P, G, optimize=True).reshape(len(G), -1)
-    ru = _assemble_vector(body.geom, fe)
+    ru = assemble_vector(body.geom, fe)
     if body.formulation == "Fbar":        # the element term kappa (theta - J0) H
         mag = mag + body.material.kappa * np.abs(J) * np.abs(_H(F)).max(axis=(-1, -2))
     scale_e = np.einsum("eq,eq,eqa->ea", w, mag, np.abs(G).sum(axis=3))
@@ -688,7 +685,7 @@ def hessian(body, x):
     if body.formulation == "Fbar":
         be = np.einsum("eq,eqiJ,eqaJ->eai", w, _H(F), G, optimize=True).reshape(len(G), -1)
         Ke = Ke + (body.material.kappa / body.area)[:, None, None] * be[:, :, None] * be[:, None, :]
-    Kuu = _assemble_matrix(body.geom, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
+    Kuu = assemble_matrix(body.geom, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
     if not body.mixed:
         return Kuu
     rows, cols, prow, pcol = body._up
@@ -901,7 +898,7 @@ def inf_sup(body):
     G, w = body.geom.G, body.geom.w
     n = 2 * G.shape[2]
     Le = np.einsum("eq,eqaJ,eqbJ,ik->eaibk", w, G, G, np.eye(2)).reshape(-1, n, n)
-    K = _assemble_matrix(body.geom, Le)
+    K = assemble_matrix(body.geom, Le)
     fr = body.geom.free
     rows, cols, prow, pcol = body._up
     Be = np.einsum("eq,eqai,qc->eaic", w, G, body.Np)     # div v = G_{a i} v_{a i}

@@ -1,0 +1,215 @@
+"""Locking diagnostics of a discretisation: divergence constraints and inf-sup constants.
+
+DivergenceCount, divergence_matrix(space), divergence_free_dimension(nx, ny, element)
+                                      the incompressibility constraints a mesh imposes
+vector_laplacian(space, mu)           int grad v : grad w (the H1 seminorm), or 2 mu eps : eps
+taylor_hood_blocks(space, mu)         blocks of the T6/P1 displacement-pressure pair
+inf_sup_constants(space, k, pressure) the discrete inf-sup values of a pair
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+
+from ..core import quadrature
+from .assembly import (ConvergenceError, Space, assemble_matrix, check_clamped, coo_indices,
+                       make_space, sparse_solve)
+from .element import shape_functions
+from .mesh import check_mesh_args, clamped_dofs, rectangle_mesh
+
+__all__ = ["DivergenceCount", "divergence_matrix", "divergence_free_dimension",
+           "vector_laplacian", "taylor_hood_blocks", "inf_sup_constants"]
+
+
+class DivergenceCount(NamedTuple):
+    """Counts of :func:`divergence_free_dimension` for one mesh and element."""
+
+    free: int          #: free displacement components (dofs not clamped)
+    constraints: int   #: incompressibility constraints (volumetric quadrature points)
+    rank: int          #: rank of the discrete divergence on the free dofs
+    dimension: int     #: free - rank, the dimension of the divergence-free subspace
+    ratio: float       #: Hughes' constraint ratio free / constraints
+    gap: float         #: smallest kept singular value / largest (how clear the rank is)
+
+
+def divergence_matrix(model):
+    r"""Discrete divergence at the volumetric quadrature points, ``D`` (n_el n_q, 2 n_nodes).
+
+    Row ``(e, q)`` is ``sqrt(w_eq) div u`` at quadrature point ``q`` of element
+    ``e``, the points the stiffness uses (one for T3, three for T6), so that the
+    volumetric part of the linear stiffness is exactly ``lam D^T D``:
+
+    .. math:: \tfrac{\lambda}{2}\sum_{e,q} w_{eq}\,(\operatorname{div}u)_{eq}^2
+              = \tfrac{\lambda}{2}\,\lVert D u\rVert^2 .
+
+    As ``lam -> infinity`` a finite-energy displacement must satisfy ``D u = 0``:
+    each row is one incompressibility constraint.  (For T6, ``div u`` is linear
+    in each element, so vanishing at its three points means vanishing everywhere.)
+
+    Examples
+    --------
+    >>> divergence_matrix(make_space(rectangle_mesh(2, 1, "T3"))).shape
+    (4, 12)
+    """
+    if not isinstance(model, Space):
+        raise ValueError(f"model must be a Space (a fem.Model), got {type(model).__name__}")
+    nel, nq = model.w.shape
+    ne = 2 * model.G.shape[2]
+    De = np.sqrt(model.w)[:, :, None, None] * model.G                   # [e, q, a, i]
+    rows = np.repeat(np.arange(nel * nq), ne)
+    cols = np.repeat(model.dofs[:, None, :], nq, axis=1).ravel()
+    return sp.csr_matrix((De.reshape(-1), (rows, cols)), shape=(nel * nq, model.n_dofs))
+
+
+def divergence_free_dimension(nx, ny, element, rtol=1e-10):
+    r"""Dimension of the discretely divergence-free subspace of the book's cantilever.
+
+    The cantilever of :func:`lib.fem.cantilever` (L/h = 10, face X = 0 clamped) on
+    ``nx x ny`` cells; the constraints are the rows of :func:`divergence_matrix`
+    restricted to the free dofs, ``D_f``.  The subspace ``{u_f : D_f u_f = 0}``
+    holds every displacement a nearly incompressible material can take at finite
+    energy; its dimension is ``n_free - rank D_f``.  The rank counts the singular
+    values (``scipy.linalg.svdvals``, dense) above ``rtol`` times the largest.
+    Hughes' constraint ratio ``r = n_free / n_constraints`` (Hughes 1987/2000,
+    ch. 4, constraint counting) compares the count with the continuum's two equations per
+    constraint: ``r <= 1`` predicts severe locking, ``r = 2`` is the ideal.
+
+    Parameters
+    ----------
+    nx, ny : int >= 1
+    element : "T3" or "T6"
+    rtol : float in (0, 1), relative rank threshold
+
+    Returns
+    -------
+    DivergenceCount
+
+    Examples
+    --------
+    >>> divergence_free_dimension(20, 2, "T3")[:4]
+    (120, 80, 80, 40)
+    """
+    check_mesh_args(nx, ny, element)
+    if not (isinstance(rtol, (int, float, np.floating)) and 0 < rtol < 1):
+        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    mesh = rectangle_mesh(nx, ny, element, length=10.0, height=1.0)
+    model = make_space(mesh, clamped_dofs(mesh))
+    Df = divergence_matrix(model)[:, model.free]
+    if min(Df.shape) > 4000:
+        raise ValueError(f"nx x ny = {nx} x {ny} is too large for a dense SVD "
+                         f"({Df.shape[0]} x {Df.shape[1]})")
+    try:
+        s = sla.svdvals(Df.toarray())
+    except sla.LinAlgError as err:
+        raise ConvergenceError(f"SVD of the {Df.shape[0]} x {Df.shape[1]} divergence "
+                               f"matrix did not converge ({err})") from err
+    rank = int(np.sum(s > rtol * s[0]))
+    free = int(model.free.size)
+    return DivergenceCount(free, int(Df.shape[0]), rank, free - rank, free / Df.shape[0],
+                           float(s[rank - 1] / s[0]))
+
+
+def vector_laplacian(model, mu=None):
+    """Vector Laplacian ``int grad v : grad w`` (the H1 seminorm) on any element, all dofs;
+    with ``mu`` the deviatoric stiffness ``int 2 mu eps(v) : eps(w)`` instead."""
+    I = np.eye(2)
+    A0 = np.einsum("ik,JL->iJkL", I, I)
+    if mu is not None:   # the tangent of a material with lam = 0 at F = I
+        A0 = mu * (A0 + np.einsum("iL,Jk->iJkL", I, I))
+    Ke = np.einsum("eq,eqaJ,iJkL,eqbL->eaibk", model.w, model.G, A0, model.G, optimize=True)
+    ne = 2 * model.G.shape[2]
+    return assemble_matrix(model, Ke.reshape(-1, ne, ne))
+
+
+def taylor_hood_blocks(model, mu=None):
+    r"""Blocks of the T6/P1 (Taylor-Hood) pair on ``model``'s T6 mesh, all dofs.
+
+    Returns ``(Kuu, B, Mp, pidx)``: ``Kuu`` the velocity block, the vector Laplacian
+    ``grad v : grad v`` (the H1 seminorm) or, given ``mu``, ``2 mu eps:eps``
+    (:func:`vector_laplacian`); ``B[p, dof] = int N_p div N_dof``; ``Mp = int N_p N_q``
+    the pressure mass; ``pidx`` (n_el, 3) the pressure number of every corner.
+    """
+    mesh = model.mesh
+    corners = mesh.elements[:, :3]
+    cnodes, pidx = np.unique(corners, return_inverse=True)
+    pidx = pidx.reshape(corners.shape)
+    npr = cnodes.size
+    ne = 2 * model.G.shape[2]
+    Kuu = vector_laplacian(model, mu)
+    # pressure shape functions (linear, = area coordinates) at the stiffness points
+    xq, _ = quadrature.triangle(2)
+    Np, _ = shape_functions("T3", xq)                                        # (n_q, 3)
+    Be = np.einsum("eq,qc,eqai->ecai", model.w, Np, model.G).reshape(len(corners), 3, ne)
+    Bup = sp.csr_matrix((Be.ravel(), coo_indices(pidx, model.dofs)), shape=(npr, model.n_dofs))
+    Ce = np.einsum("eq,qc,qd->ecd", model.w, Np, Np)
+    Mpp = sp.csr_matrix((Ce.ravel(), coo_indices(pidx, pidx)), shape=(npr, npr))
+    return Kuu, Bup, Mpp, pidx
+
+
+def inf_sup_constants(model, k=1, pressure="taylor-hood"):
+    r"""The ``k`` smallest discrete inf-sup values ``beta`` of a displacement-pressure pair.
+
+    .. math:: \beta_h = \min_{q}\max_{v}\frac{\int q\operatorname{div}v}{\lvert v\rvert_1\,\lVert q\rVert_0},
+              \qquad \beta_h^2 = \lambda_{\min}\bigl(B A^{-1} B^{\top},\ M_p\bigr),
+
+    the smallest generalised eigenvalue of the Schur complement against the
+    pressure mass ``M_p`` (Brezzi & Fortin; Boffi, Brezzi & Fortin 2013, ch. 5),
+    with ``A`` the vector Laplacian (``|v|_1^2 = v^T A v``) on the free dofs of
+    ``model``.  ``pressure`` selects the pair:
+
+    * ``"taylor-hood"`` (T6 only): continuous linear pressure on the corner nodes,
+      the pair of :func:`lib.fem.mixed_solve`;
+    * ``"quadrature"``: one pressure value per volumetric quadrature point
+      (discontinuous), the pressure that the *displacement* element implies
+      (``p = lam div u`` at the points of :func:`divergence_matrix`; ``M_p`` = the weights).
+
+    A pair is uniformly stable when ``beta_h`` stays bounded away from 0 as the mesh is
+    refined.  A zero value means a pressure mode that no displacement can see
+    (for clamped faces all round, the constant pressure).  Dense generalised
+    ``scipy.linalg.eigh``; at most 4000 pressures.  Since ``|div v|^2 <= 2|grad v|^2``
+    in two dimensions every ``beta <= sqrt(2)``.
+
+    Returns
+    -------
+    (k,) ascending ndarray
+
+    Examples
+    --------
+    >>> mesh = rectangle_mesh(10, 1, "T6")
+    >>> round(float(inf_sup_constants(make_space(mesh, clamped_dofs(mesh)))[0]), 3)
+    0.647
+    """
+    if not isinstance(model, Space):
+        raise ValueError(f"model must be a Space (a fem.Model), got {type(model).__name__}")
+    check_clamped(model)
+    fr = model.free
+    if pressure == "taylor-hood":
+        if model.mesh.element != "T6":
+            raise ValueError(f"pressure='taylor-hood' needs a T6 model, got "
+                             f"{model.mesh.element!r}")
+        A, B, Mp, _ = taylor_hood_blocks(model)
+        Mp = Mp.toarray()
+    elif pressure == "quadrature":
+        A = vector_laplacian(model)
+        B = sp.diags(np.sqrt(model.w.ravel())) @ divergence_matrix(model)
+        Mp = np.diag(model.w.ravel())
+    else:
+        raise ValueError(f"pressure must be 'taylor-hood' or 'quadrature', got {pressure!r}")
+    npr = Mp.shape[0]
+    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 1 <= k <= npr):
+        raise ValueError(f"k must be an integer in [1, {npr}], got {k!r}")
+    if npr > 4000:
+        raise ValueError(f"model has {npr} pressures, too many for the dense eigenproblem")
+    Bf = B[:, fr].toarray()
+    AinvBt = sparse_solve(A[fr][:, fr], Bf.T, "the vector Laplacian on the free dofs",
+                          "is the model clamped? (fixed dofs)")
+    S = Bf @ AinvBt
+    try:
+        ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])
+    except sla.LinAlgError as err:
+        raise ConvergenceError(f"generalised eigenproblem of the {npr} x {npr} Schur "
+                               f"complement failed ({err})") from err
+    return np.sqrt(np.maximum(ev, 0.0))
