@@ -584,7 +584,7 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     tendons, tau1 = _check_tendons(rod, tendons, tensions)
     tau0 = np.zeros_like(tau1) if tensions0 is None else _check_tendons(rod, tendons, tensions0)[1]
     if load is not None:
-        load = _rod._check_load(load)
+        load = _rod.check_load(load)
     grav = _finite_number(grav, "grav")
     q = _rod.straight(rod) if q0 is None else _check_q(rod, q0).copy()
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)

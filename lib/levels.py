@@ -55,7 +55,7 @@ import numpy as np
 from scipy.optimize import brentq, minimize, root
 
 from . import actuation, fem, incompressible, pcc, rod
-from .rod import _positive
+from .rod import check_positive
 
 PSI = 6894.757293168
 #: Dragon Skin 10 (Smooth-On technical bulletin): 100 % modulus 22 psi, specific gravity 1.07.
@@ -125,11 +125,11 @@ def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=R
     >>> round(a.E / 1e3, 1), a.rho, a.nu
     (260.0, 1070.0, 0.49)
     """
-    s = _positive(slenderness, "slenderness")
-    h = _positive(h, "h")
-    b = _positive(b, "b")
-    E = _positive(E, "E")
-    rho = _positive(rho, "rho")
+    s = check_positive(slenderness, "slenderness")
+    h = check_positive(h, "h")
+    b = check_positive(b, "b")
+    E = check_positive(E, "E")
+    rho = check_positive(rho, "rho")
     try:
         nu = float(nu)
     except (TypeError, ValueError):
@@ -649,10 +649,10 @@ def section_law_slenderness(tol, beta=None):
     >>> round(section_law_slenderness(0.05, 1.5), 1)
     38.7
     """
-    tol = _positive(tol, "tol")
+    tol = check_positive(tol, "tol")
     if tol >= 1:
         raise ValueError(f"tol must lie in (0, 1), got {tol!r}")
-    beta = BETA_TENDON if beta is None else _positive(beta, "beta")
+    beta = BETA_TENDON if beta is None else check_positive(beta, "beta")
     eps = brentq(lambda e: 1.0 - strip_curvature_ratio(e) - tol, 0.0, 100.0, xtol=1e-14)
     return float(beta / (3.0 * eps))
 

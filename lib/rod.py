@@ -73,6 +73,11 @@ __all__ = [
     "tip",
     "kirchhoff_frequencies",
     "StaticSolveError",
+    # lumped node masses and the argument checks rod3d, levels and actuation share
+    "node_masses",
+    "check_positive",
+    "check_load",
+    "check_grav",
 ]
 
 BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
@@ -112,7 +117,8 @@ class Rod:
         return 3 * self.N
 
 
-def _positive(value, name):
+def check_positive(value, name):
+    """``float(value)`` if it is a finite number > 0, else a ValueError naming ``name``."""
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -160,17 +166,17 @@ def make_rod(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
     """
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
         raise ValueError(f"N must be an integer >= 1, got {N!r}")
-    r_over_L = _positive(r_over_L, "r_over_L")
+    r_over_L = check_positive(r_over_L, "r_over_L")
     try:
         nu = float(nu)
     except (TypeError, ValueError):
         raise ValueError(f"nu must be a number in (-1, 0.5], got {nu!r}") from None
     if not (-1.0 < nu <= 0.5):
         raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
-    ks = timoshenko_shear_coefficient(nu) if ks is None else _positive(ks, "ks")
-    L = _positive(L, "L")
-    EI = _positive(EI, "EI")
-    rhoA = _positive(rhoA, "rhoA")
+    ks = timoshenko_shear_coefficient(nu) if ks is None else check_positive(ks, "ks")
+    L = check_positive(L, "L")
+    EI = check_positive(EI, "EI")
+    rhoA = check_positive(rhoA, "rhoA")
     r = r_over_L * L
     EA = 4.0 * EI / r**2
     return Rod(N=int(N), L=L, EI=EI, rhoA=rhoA, r_over_L=r_over_L, nu=nu, ks=ks,
@@ -195,7 +201,8 @@ def _check_q(rod, q):
     return q
 
 
-def _check_load(load):
+def check_load(load):
+    """The tip load as a finite (Px, Py, M) array (zeros for None), else a ValueError."""
     if load is None:
         return np.zeros(3)
     arr = np.asarray(load, dtype=float)
@@ -217,7 +224,8 @@ def _load_triple(load):
     return Px, Py, M
 
 
-def _check_grav(grav):
+def check_grav(grav):
+    """``grav`` as a finite float, else a ValueError."""
     try:
         g = float(grav)
     except (TypeError, ValueError):
@@ -245,7 +253,8 @@ def _bending_weights(rod):
     return w
 
 
-def _node_masses(rod):
+def node_masses(rod):
+    """Lumped masses (N,) of nodes 1..N: rhoA ell, half of it at the tip."""
     m = np.full(rod.N, rod.rhoA * rod.ell)
     m[-1] *= 0.5
     return m
@@ -282,8 +291,8 @@ def energy(rod, q, load=None, grav=0.0):
         stack = True
     else:
         Q, stack = _check_q(rod, q)[None, :], False
-    load = _check_load(load)
-    grav = _check_grav(grav)
+    load = check_load(load)
+    grav = check_grav(grav)
     ell = rod.ell
     phi, x, y = Q[:, 0::3], Q[:, 1::3], Q[:, 2::3]
     dx = np.diff(x, axis=1, prepend=0.0)
@@ -295,7 +304,7 @@ def energy(rod, q, load=None, grav=0.0):
     dphi = np.diff(phi, axis=1, prepend=0.0)
     bend = 0.5 * rod.EI / ell * _bending_weights(rod) * dphi**2
     ext = load[0] * Q[:, -2] + load[1] * Q[:, -1] + load[2] * Q[:, -3]
-    out = stretch.sum(axis=1) + bend.sum(axis=1) + grav * (y @ _node_masses(rod)) - ext
+    out = stretch.sum(axis=1) + bend.sum(axis=1) + grav * (y @ node_masses(rod)) - ext
     return out if stack else float(out[0])
 
 
@@ -323,7 +332,7 @@ def gradient(rod, q, load=None, grav=0.0):
     """
     q = _check_q(rod, q)
     load = _load_triple(load)
-    grav = _check_grav(grav)
+    grav = check_grav(grav)
     N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
     # Few, large numpy calls: the state viewed as a (3, N) array (rows phi, x, y),
     # results written into one preallocated (3, N) array.  At small N the cost is
@@ -452,7 +461,7 @@ def mass(rod):
     """
     m = np.empty(rod.ndof)
     m[0::3] = rod.rhoI * rod.ell
-    mn = _node_masses(rod)
+    mn = node_masses(rod)
     m[1::3] = mn
     m[2::3] = mn
     return m
@@ -598,13 +607,13 @@ def kirchhoff_frequencies(N, k=None, L=1.0, EI=1.0, rhoA=1.0, clamp=2.0):
     if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
                           or not 1 <= k <= N):
         raise ValueError(f"k must be an integer in 1..{N}, got {k!r}")
-    clamp = _positive(clamp, "clamp")
+    clamp = check_positive(clamp, "clamp")
     w = _bending_weights(rod)
     w[0] = clamp
     Lt = np.tril(np.ones((N, N)))
     C = ell * rod.EI * w
     # y_{i+1} = ell sum_{j<=i} phi_j,  phi_j = ell sum_{m<=j} kappa_m
-    W = np.sqrt(_node_masses(rod))[:, None] * (ell**2 * (Lt @ Lt)) / np.sqrt(C)[None, :]
+    W = np.sqrt(node_masses(rod))[:, None] * (ell**2 * (Lt @ Lt)) / np.sqrt(C)[None, :]
     om = 1.0 / svdvals(W)
     return om if k is None else om[:k]
 
@@ -681,8 +690,8 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     >>> round(y / 1e-3, 4)     # linear beam -P L^3/(3 EI) = -0.3333, less O(1/N^2)
     -0.3338
     """
-    load = _check_load(load)
-    grav = _check_grav(grav)
+    load = check_load(load)
+    grav = check_grav(grav)
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
     q = straight(rod) if q0 is None else _check_q(rod, q0).copy()

@@ -84,7 +84,8 @@ __all__ = [
     "mass", "inertia", "frequencies", "modes", "static", "tip", "from_planar", "planar_dofs",
     "quat_exp", "quat_mul", "quat_log", "rotmat", "accelerations", "lie_verlet", "lie_verlet_step",
     "lie_newmark", "kinetic_energy", "torsion_omegas", "greenhill_twist", "greenhill_lambda",
-    "critical_twist", "twisted_frequencies", "twisted_shaft_omegas", "helix", "helix_wrench", "omega_max_estimate", "StaticSolveError",
+    "critical_twist", "twisted_frequencies", "twisted_shaft_omegas", "helix", "helix_wrench",
+    "omega_max_estimate", "StaticSolveError", "quat_from_rotmat", "residual_tangent", "check_load",
     "elastica_rod3d", "elastica_state", "elastica_linearisation3d", "elastica_frequencies3d",
     "elastica_system", "elastica_run",
 ]
@@ -389,7 +390,9 @@ def planar_dofs(rod):
 # --------------------------------------------------------------------------------------
 # energy, gradient, Hessian
 # --------------------------------------------------------------------------------------
-def _check_load(load):
+def check_load(load):
+    """The end load as a finite (Px, Py, Pz, Mx, My, Mz) array: a force triple gets zero
+    moments, None is all zeros; else a ValueError."""
     if load is None:
         return np.zeros(6)
     arr = np.asarray(load, dtype=float)
@@ -400,18 +403,10 @@ def _check_load(load):
     return arr
 
 
-def _check_grav(grav):
-    return rod2d._check_grav(grav)
-
-
 def _bending_weights(rod):
     w = np.ones(rod.N)
     w[0] = 2.0
     return w
-
-
-def _node_masses(rod):
-    return rod2d._node_masses(rod)
 
 
 def _kin(rod, x, Q):
@@ -450,12 +445,12 @@ def energy(rod, state, load=None, grav=0.0):
     True
     """
     x, Q = _check_state(rod, state)
-    load, grav = _check_load(load), _check_grav(grav)
+    load, grav = check_load(load), rod2d.check_grav(grav)
     _, _, Gam, n, theta = _kin(rod, x, Q)
     B = np.array([rod.GJ, rod.EI, rod.EI])
     E = 0.5 * rod.ell * np.sum(Gam * n)
     E += 0.5 / rod.ell * np.sum(_bending_weights(rod)[:, None] * B * theta**2)
-    E += grav * (x[:, 1] @ _node_masses(rod))
+    E += grav * (x[:, 1] @ rod2d.node_masses(rod))
     E -= load[:3] @ x[-1]
     if np.any(load[3:]):
         E -= load[3:] @ quat_log(Q[-1])
@@ -536,7 +531,7 @@ def _grad_cf(rod, x, Q, load, grav):
     G[3:] = f
     G[3:, :-1] -= f[:, 1:]
     if grav:
-        G[4] += grav * _node_masses(rod)
+        G[4] += grav * rod2d.node_masses(rod)
     G[3:, -1] -= load[:3]
     return G.T
 
@@ -560,7 +555,7 @@ def gradient(rod, state, load=None, grav=0.0):
     [0.0, 0.0, 1.0]
     """
     x, Q = _check_state(rod, state)
-    load, grav = _check_load(load), _check_grav(grav)
+    load, grav = check_load(load), rod2d.check_grav(grav)
     G = _grad_cf(rod, x, Q, load, grav)
     if np.any(load[3:]):
         th = quat_log(Q[-1])
@@ -642,7 +637,7 @@ def hessian(rod, state, load=None):
     ((18, 18), 0.0)
     """
     x, Q = _check_state(rod, state)
-    load = _check_load(load)
+    load = check_load(load)
     r, c, v = _blocks(rod, x, Q, load)
     n = rod.ndof
     return sp.coo_matrix((v, (r, c)), shape=(n, n)).tocsr()
@@ -668,7 +663,7 @@ def mass(rod):
     """
     M = np.empty((rod.N, 6))
     M[:, :3] = inertia(rod)
-    M[:, 3:] = _node_masses(rod)[:, None]
+    M[:, 3:] = rod2d.node_masses(rod)[:, None]
     return M.ravel()
 
 
@@ -774,13 +769,14 @@ def tip(rod, state):
     return x[-1].copy(), rotmat(Q[-1])
 
 
-def _residual_tangent(rod, state, load, grav, moment, tangent=True):
+def residual_tangent(rod, state, load, grav, moment, tangent=True):
     """Residual and its consistent (right-trivialised) tangent for Newton on the group.
 
     The residual at R exp(hat psi) taken in its own frame has derivative
     H + hat(g_rot)/2 (H the exponential-coordinate Hessian, g_rot the rotational
     gradient); a dead moment M adds -R^T M to the tip residual and -hat(R^T M) to the
-    tangent.
+    tangent.  ``load`` is a (6,) end load as :func:`check_load` returns it, ``moment``
+    "conservative" or "dead"; returns ``(g, K)`` (``g`` alone when not ``tangent``).
     """
     x, Q = state
     dead = moment == "dead" and np.any(load[3:])
@@ -842,7 +838,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     >>> round(float(p[2]) / 1e-3, 4)  # as lib.rod's example, bending in x-z
     -0.3338
     """
-    load, grav = _check_load(load), _check_grav(grav)
+    load, grav = check_load(load), rod2d.check_grav(grav)
     if moment not in ("conservative", "dead"):
         raise ValueError(f"moment must be 'conservative' or 'dead', got {moment!r}")
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
@@ -860,7 +856,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     for j in range(1, steps + 1):
         lam = j / steps
         ld, gv = lam * load, lam * grav
-        g, K = _residual_tangent(rod, state, ld, gv, moment)
+        g, K = residual_tangent(rod, state, ld, gv, moment)
         g, K = g[free], K[free][:, free]
         res = np.abs(g).max()
         for it in range(maxiter + 1):
@@ -886,7 +882,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
             t = 1.0
             while True:
                 st = retract(rod, state, t * dq)
-                gt = _residual_tangent(rod, st, ld, gv, moment, tangent=False)[free]
+                gt = residual_tangent(rod, st, ld, gv, moment, tangent=False)[free]
                 rt = np.abs(gt).max()
                 if (rt <= tol * fscale or np.linalg.norm(lu.solve(-gt)) <= (1 - 0.25 * t) * ndq
                         or rt <= floor):
@@ -896,7 +892,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
                     raise StaticSolveError(f"line search failed at load step {j}/{steps}, "
                                            f"iteration {it}: residual {res:.3e}")
             state, res = st, rt
-            g, K = _residual_tangent(rod, state, ld, gv, moment)
+            g, K = residual_tangent(rod, state, ld, gv, moment)
             g, K = g[free], K[free][:, free]
     return state
 
@@ -1119,7 +1115,7 @@ def helix(rod, alpha, a, twist_rate=0.0):
     R0 = D0[0].T                                           # maps the helix frame at 0 to I
     pos = (r - r[0]) @ R0.T
     frames = R0[None] @ D
-    Q = _quat_from_rotmat(frames)
+    Q = quat_from_rotmat(frames)
     # nodes chained along the element tangents (no stretch or shear): a start
     # from which Newton converges even for very stiff (thin) rods
     x = np.cumsum(ell * frames[:, :, 0], axis=0)
@@ -1131,7 +1127,7 @@ def helix(rod, alpha, a, twist_rate=0.0):
     return State(x, Q), load, pos
 
 
-def _quat_from_rotmat(R):
+def quat_from_rotmat(R):
     """Unit quaternions of rotation matrices (..., 3, 3) (Shepperd's method via eigh-free branches)."""
     R = np.asarray(R, dtype=float)
     tr = np.trace(R, axis1=-2, axis2=-1)
@@ -1173,7 +1169,7 @@ def kinetic_energy(rod, v, w):
     >>> kinetic_energy(make_rod3d(1, r_over_L=0.2), np.ones((1, 3)), np.zeros((1, 3)))
     0.75
     """
-    return float(0.5 * np.sum(_node_masses(rod)[:, None] * v**2)
+    return float(0.5 * np.sum(rod2d.node_masses(rod)[:, None] * v**2)
                  + 0.5 * np.sum(inertia(rod) * w**2))
 
 
@@ -1187,8 +1183,8 @@ def accelerations(rod, state, v, w, load=None, grav=0.0):
     -------
     (a, alpha) : two (N, 3) arrays
     """
-    load, grav = _check_load(load), _check_grav(grav)
-    return _accel(rod, state[0], state[1], w, load, grav, inertia(rod), _node_masses(rod))
+    load, grav = check_load(load), rod2d.check_grav(grav)
+    return _accel(rod, state[0], state[1], w, load, grav, inertia(rod), rod2d.node_masses(rod))
 
 
 def _accel(rod, x, Q, w, load, grav, J, mn):
@@ -1282,8 +1278,8 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
         if np.any(w[0]):
             raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
 
-    load, grav = _check_load(load), _check_grav(grav)
-    J, mn = inertia(rod), _node_masses(rod)
+    load, grav = check_load(load), rod2d.check_grav(grav)
+    J, mn = inertia(rod), rod2d.node_masses(rod)
 
     if gyro not in ("explicit", "midpoint"):
         raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
@@ -1411,7 +1407,7 @@ def elastica_state(erod):
     x = np.ascontiguousarray(erod.position_collection[:, 1:].T)
     D = erod.director_collection                      # (3, 3, N): rows are d1, d2, d3
     R = np.transpose(D[[2, 0, 1]], (2, 1, 0))         # columns (d3, d1, d2)
-    return State(x, _quat_from_rotmat(R))
+    return State(x, quat_from_rotmat(R))
 
 
 def _elastica_put(erod, state):
@@ -1510,7 +1506,7 @@ def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=No
     """
     import elastica as ea
 
-    load = _check_load(load)
+    load = check_load(load)
     erod = elastica_rod3d(N, r_over_L, nu, ks)
     sim = _elastica_collection()()
     sim.append(erod)

@@ -87,10 +87,10 @@ def test_newton_tangent_is_consistent_for_dead_and_conservative_moments(moment):
     m = R3.make_rod3d(5, r_over_L=0.2)
     s = _random_state(m, seed=5, scale=0.2)
     load = np.array([0.1, -0.4, 0.2, 0.3, 0.5, -0.2])
-    _, K = R3._residual_tangent(m, s, load, 0.3, moment)
+    _, K = R3.residual_tangent(m, s, load, 0.3, moment)
     h = 1e-6
-    cols = [(R3._residual_tangent(m, R3.retract(m, s, h * e), load, 0.3, moment, False)
-             - R3._residual_tangent(m, R3.retract(m, s, -h * e), load, 0.3, moment, False))
+    cols = [(R3.residual_tangent(m, R3.retract(m, s, h * e), load, 0.3, moment, False)
+             - R3.residual_tangent(m, R3.retract(m, s, -h * e), load, 0.3, moment, False))
             / (2 * h) for e in np.eye(m.ndof)]
     Kfd = np.column_stack(cols)
     assert np.abs(K.toarray() - Kfd).max() <= 1e-8 * np.abs(Kfd).max()

@@ -90,6 +90,6 @@ def dead_moment_asymmetry():
     m = R3.make_rod3d(20)
     load = np.array([0.0, -1.0, 0.0, 1.0, 0.0, 0.0])
     state = R3.static(m, load, moment="dead")
-    _, K = R3._residual_tangent(m, state, load, 0.0, "dead")
+    _, K = R3.residual_tangent(m, state, load, 0.0, "dead")
     K = K.toarray()
     return float(np.abs(K - K.T).max() / np.abs(K).max())
