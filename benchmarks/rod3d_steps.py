@@ -19,6 +19,7 @@ import numpy as np
 
 from bench import best_of
 from lib import rod3d as R3
+from lib.crosscheck import elastica_system
 
 LOAD = np.array([0.0, -1.0, -0.5])
 
@@ -44,7 +45,7 @@ def rod3d_steps(Ns=(20, 80, 320), rounds=10, verlet_steps=20, newmark_steps=3,
         cands = {"verlet": run_verlet, "newmark": run_newmark}
         erod = None
         if pyelastica:
-            step, erod = R3.elastica_system(N, LOAD)
+            step, erod = elastica_system(N, LOAD)
 
             def run_pyelastica():
                 for _ in range(verlet_steps):

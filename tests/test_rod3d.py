@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from lib import beam, rod, rod3d as R3
+from lib import crosscheck as cc
 
 
 def _random_state(model, seed=0, scale=0.3):
@@ -323,7 +324,7 @@ def test_pyelastica_linearisation_shares_stretch_and_converges_to_the_same_bendi
     pytest.importorskip("elastica")
     out = {}
     for N in (10, 20):
-        om_e = R3.elastica_frequencies3d(N, 8)
+        om_e = cc.elastica_frequencies3d(N, 8)
         om_l = R3.frequencies(R3.make_rod3d(N), 8)
         out[N] = (om_e, om_l)
     # the first stretch frequency (mode 8 here) is identical: same EA, same node masses
@@ -392,7 +393,7 @@ def test_dynamic_run_matches_pyelastica_once_the_clamp_is_the_same():
     *_, own = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20, observe=tip)
     *_, rigid = R3.lie_verlet(m, R3.straight(m), z, z, dt, n, load=load, every=20,
                               observe=tip, rigid_clamp=True)
-    _, pe = R3.elastica_run(10, load, dt, n, every=20)
+    _, pe = cc.elastica_run(10, load, dt, n, every=20)
     gap_own = np.abs(np.array(own) - pe).max()
     gap_rigid = np.abs(np.array(rigid) - pe).max()
     assert gap_rigid < 0.02 * gap_own and gap_rigid < 1e-3

@@ -1,0 +1,362 @@
+"""scikit-fem 12 on lib's meshes: the plane-strain neo-Hookean forms of lib.fem and the u-p
+problem of lib.incompressible written as scikit-fem forms."""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from .. import beam, fem
+from .. import incompressible as inc
+from ._common import check_count, newton_step
+
+__all__ = ["skfem_basis", "skfem_forms", "skfem_static", "skfem_linear", "skfem_cantilever",
+           "skfem_mixed_tip", "SKFEM_REFERENCE"]
+
+
+def skfem_basis(model, intorder=None):
+    r"""scikit-fem vector basis on the mesh of a :mod:`lib.fem` model, and the dof map.
+
+    The triangle corners become a ``MeshTri``; ``ElementTriP1`` for T3 and
+    ``ElementTriP2`` for T6 (mid-side dofs on the facets).  ``intorder`` defaults
+    to lib's stiffness rule (exact to degree ``2p - 2``; scikit-fem's order-2
+    rule is the same three interior points, and for P1 the integrand is constant
+    per element).
+
+    Returns
+    -------
+    basis : skfem CellBasis
+    perm : (n_dofs,) int array, ``u_lib[perm] = u_skfem`` (scikit-fem dof i is
+        lib dof ``perm[i]``)
+
+    Examples
+    --------
+    >>> m = fem.cantilever(2, 1, "T6", slenderness=2.0)
+    >>> basis, perm = skfem_basis(m)
+    >>> int(basis.N) == m.n_dofs, sorted(perm.tolist()) == list(range(m.n_dofs))
+    (True, True)
+    """
+    from skfem import Basis, ElementTriP1, ElementTriP2, ElementVector, MeshTri
+
+    mesh = model.mesh
+    corners = np.unique(mesh.elements[:, :3])
+    remap = np.full(mesh.nodes.shape[0], -1)
+    remap[corners] = np.arange(corners.size)
+    sk = MeshTri(np.ascontiguousarray(mesh.nodes[corners].T),
+                 np.ascontiguousarray(remap[mesh.elements[:, :3]].T))
+    p = 1 if mesh.element == "T3" else 2
+    elem = ElementVector(ElementTriP1() if p == 1 else ElementTriP2())
+    basis = Basis(sk, elem, intorder=max(2 * p - 2, 1) if intorder is None else intorder)
+    # match every scikit-fem dof location to a lib node (structured grid: exact lookup)
+    locs = basis.doflocs.T
+    h = np.array([mesh.length / (p * mesh.nx), mesh.height / (p * mesh.ny)])
+    ij = np.rint((locs - [0.0, -mesh.height / 2]) / h).astype(np.int64)
+    node = ij[:, 0] * (p * mesh.ny + 1) + ij[:, 1]
+    if not np.allclose(mesh.nodes[node], locs, atol=1e-12 * mesh.length):
+        raise RuntimeError("scikit-fem dof locations do not fall on lib.fem nodes")
+    comp = np.empty(basis.N, dtype=np.int64)
+    comp[basis.nodal_dofs[0]] = 0
+    comp[basis.nodal_dofs[1]] = 1
+    if p == 2:
+        comp[basis.facet_dofs[0]] = 0
+        comp[basis.facet_dofs[1]] = 1
+    perm = 2 * node + comp
+    if np.unique(perm).size != model.n_dofs:
+        raise RuntimeError("scikit-fem to lib.fem dof map is not a bijection")
+    return basis, perm
+
+
+def _nh_forms(mu, lam):
+    """Neo-Hookean energy functional, residual and tangent as scikit-fem forms.
+
+    Written from the textbook expressions (Bonet & Wood), independently of lib.fem:
+    ``W = mu/2 (F:F - 2 - 2 ln J) + lam/2 ln^2 J``,
+    ``P = mu (F - F^-T) + lam ln J F^-T``,
+    ``A:dF = mu dF + (mu - lam ln J) (F^-1 dF F^-1)^T + lam tr(F^-1 dF) F^-T``.
+    """
+    from skfem import BilinearForm, Functional, LinearForm
+    from skfem.helpers import ddot, det, eye, grad, inv, mul, trace, transpose
+
+    def kin(w):
+        G = grad(w["u"])
+        F = eye(np.ones(G.shape[2:]), 2) + G
+        Fi = inv(F)
+        return F, Fi, np.log(det(F))
+
+    @Functional
+    def energy(w):
+        F, _, lnJ = kin(w)
+        return 0.5 * mu * (ddot(F, F) - 2.0 - 2.0 * lnJ) + 0.5 * lam * lnJ**2
+
+    @LinearForm
+    def residual(v, w):
+        F, Fi, lnJ = kin(w)
+        FiT = transpose(Fi)
+        return ddot(mu * (F - FiT) + lam * lnJ * FiT, grad(v))
+
+    @BilinearForm
+    def tangent(du, v, w):
+        F, Fi, lnJ = kin(w)
+        dF = grad(du)
+        AdF = (mu * dF + (mu - lam * lnJ) * transpose(mul(Fi, mul(dF, Fi)))
+               + lam * trace(mul(Fi, dF)) * transpose(Fi))
+        return ddot(AdF, grad(v))
+
+    return energy, residual, tangent
+
+
+def skfem_forms(model, u, basis=None):
+    r"""Neo-Hookean strain energy, internal force and tangent by scikit-fem, in lib's layout.
+
+    Parameters
+    ----------
+    model : lib.fem.Model
+    u : (2 n_nodes,) displacement in lib's layout
+    basis : optional ``(basis, perm)`` from :func:`skfem_basis`
+
+    Returns
+    -------
+    (W, f, K) : float, (2 n_nodes,) ndarray, CSR (2 n_nodes, 2 n_nodes); compare
+        with ``fem.energy(model, u)``, ``fem.gradient(model, u)``, ``fem.hessian(model, u)``.
+    """
+    from skfem import asm
+
+    basis, perm = skfem_basis(model) if basis is None else basis
+    energy, residual, tangent = _nh_forms(model.mu, model.lam)
+    usk = np.asarray(u, dtype=float)[perm]
+    w = basis.interpolate(usk)
+    G = w.grad
+    J = (1.0 + G[0, 0]) * (1.0 + G[1, 1]) - G[0, 1] * G[1, 0]
+    if np.any(J <= 0):
+        raise ValueError(f"u inverts an element: min det F = {J.min():.3e} at a quadrature point")
+    W = float(energy.assemble(basis, u=w))
+    fsk = asm(residual, basis, u=w)
+    Ksk = asm(tangent, basis, u=w).tocoo()
+    f = np.empty(model.n_dofs)
+    f[perm] = fsk
+    K = sp.csr_matrix((Ksk.data, (perm[Ksk.row], perm[Ksk.col])), shape=Ksk.shape)
+    return W, f, K
+
+
+def skfem_static(model, load, steps=10, maxiter=40, basis=None):
+    r"""Large-deformation equilibrium with scikit-fem's forms and Newton's method.
+
+    Same load increments as :func:`lib.fem.static`; at each, Newton on the
+    condensed residual until an update is below ``1e-13 |u|``, then one more
+    update (Newton's quadratic convergence puts it at round-off), so
+    the result is the discrete solution to machine precision.  Returns ``u``
+    in lib's layout.
+
+    Raises
+    ------
+    RuntimeError naming the step and the update size if Newton does not settle.
+    """
+    from skfem import asm, condense, solve
+
+    steps = check_count(steps, "steps")
+    basis, perm = skfem_basis(model) if basis is None else basis
+    _, residual, tangent = _nh_forms(model.mu, model.lam)
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(perm.size)
+    fixed_sk = inv[model.fixed]
+    fsk = np.asarray(load, dtype=float)[perm]
+    u = np.zeros(basis.N)
+    for step in range(1, steps + 1):
+        fs = fsk * step / steps
+        settled = False
+        for it in range(maxiter):
+            w = basis.interpolate(u)
+            r = asm(residual, basis, u=w) - fs
+            K = asm(tangent, basis, u=w)
+            du = newton_step(lambda: solve(*condense(K, -r, D=fixed_sk)),
+                              f"scikit-fem Newton: load step {step}/{steps}, iteration {it}")
+            u = u + du
+            if settled:               # one more update after the small one: at round-off
+                break
+            settled = np.abs(du).max() <= 1e-13 * np.abs(u).max()
+        else:
+            raise RuntimeError(f"scikit-fem Newton: load step {step}/{steps}: "
+                               f"update {np.abs(du).max():.3e} after {maxiter} iterations")
+    out = np.empty(model.n_dofs)
+    out[perm] = u
+    return out
+
+
+def skfem_linear(model, basis=None):
+    r"""Linear-elastic stiffness and consistent mass from scikit-fem's own forms, lib's layout.
+
+    ``skfem.models.elasticity.linear_elasticity`` with the model's Lame
+    constants, and the mass form ``rho u . v`` on a basis exact for it (order 2p).
+    """
+    from skfem import Basis, BilinearForm, asm
+    from skfem.helpers import dot
+    from skfem.models.elasticity import linear_elasticity
+
+    basis, perm = skfem_basis(model) if basis is None else basis
+    mbasis = Basis(basis.mesh, basis.elem, intorder=2 * (1 if model.mesh.element == "T3" else 2))
+    rho = model.rho
+
+    @BilinearForm
+    def mass(u, v, w):
+        return rho * dot(u, v)
+
+    def to_lib(A):
+        A = A.tocoo()
+        return sp.csr_matrix((A.data, (perm[A.row], perm[A.col])), shape=A.shape)
+
+    return (to_lib(asm(linear_elasticity(model.lam, model.mu), basis)),
+            to_lib(asm(mass, mbasis)))
+
+
+def skfem_cantilever(nx, ny, nu=0.3, element="T6", k=2):
+    r"""The FEM chapter's cantilever (L/h = 10, end shear) solved entirely by scikit-fem.
+
+    scikit-fem's linear-elasticity stiffness and mass (:func:`skfem_linear`) on
+    the same mesh, the consistent load of a uniform end shear, scikit-fem's
+    ``condense`` + ``solve``; frequencies by ``eigsh`` shift-invert.
+
+    Returns
+    -------
+    (tip_ratio, omega_ratios) : mean tip deflection / ``P L^3/(3 E' I)`` and the
+        first ``k`` frequencies / Euler-Bernoulli with ``E'`` (ascending modes).
+    """
+    from skfem import condense, solve
+
+    model = fem.cantilever(nx, ny, element, nu)
+    K, M = skfem_linear(model)
+    f = fem.tip_shear_load(model, 1.0)
+    u = solve(*condense(K, f, D=model.fixed))
+    tip = -fem.tip_deflection(model, u) / fem.euler_bernoulli_tip(model, 1.0)
+    Kf, Mf = fem.condense(model, K), fem.condense(model, M)
+    k = check_count(k, "k")
+    if k >= Kf.shape[0]:
+        raise ValueError(f"k must be < {Kf.shape[0]} (the free dofs of the {nx} x {ny} mesh), "
+                         f"got {k}")
+    try:
+        lam = np.sort(spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM")[0])
+    except spla.ArpackNoConvergence as exc:
+        raise RuntimeError(f"skfem_cantilever: ARPACK found only {len(exc.eigenvalues)} of "
+                           f"k = {k} eigenvalues ({exc})") from None
+    m = model.mesh
+    eb = beam.euler_bernoulli_omegas(k) * np.sqrt(
+        fem.plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))
+    return float(tip), np.sqrt(lam) / eb
+
+
+#: Tip ratio (tip deflection / (alpha L/3)) of the alpha = 1 cantilever, split neo-Hookean,
+#: computed by :func:`skfem_mixed_tip` on the 80 x 8 Taylor-Hood mesh with scikit-fem's
+#: 6-point rule (``intorder=4``); ``tests/test_incompressible.py`` recomputes it.
+SKFEM_REFERENCE = {
+    0.3: 0.9114701826262113,
+    0.49: 0.9045936340052437,
+    0.499: 0.9039363802375516,
+    0.4999: 0.9038680019857752,
+}
+
+
+def _skfem_up_forms(mu, kappa):
+    """Split neo-Hookean u-p forms, written with F^-T and det F (not lib's (a, J) route).
+
+    ``L = int mu/2 (J^{-2/3}(F:F + 1) - 3) + p (J - 1) - p^2/(2 kappa)``, plane strain.
+    """
+    from skfem import BilinearForm, LinearForm
+    from skfem.helpers import ddot, det, eye, grad, inv, mul, trace, transpose
+
+    ik = 0.0 if not np.isfinite(kappa) else 1.0 / kappa
+
+    def kin(w):
+        Gu = grad(w["u"])
+        F = eye(np.ones(Gu.shape[2:]), 2) + Gu
+        return F, inv(F), det(F)
+
+    def stress_iso(F, FiT, J):
+        I1 = ddot(F, F) + 1.0
+        c = J ** (-2.0 / 3.0)
+        return 0.5 * mu * c * (2.0 * F - (2.0 / 3.0) * I1 * FiT), c, I1
+
+    @LinearForm
+    def res_u(v, w):
+        F, Fi, J = kin(w)
+        FiT = transpose(Fi)
+        Pg, _, _ = stress_iso(F, FiT, J)
+        return ddot(Pg + w["p"] * J * FiT, grad(v))
+
+    @LinearForm
+    def res_p(q, w):
+        _, _, J = kin(w)
+        return q * (J - 1.0 - ik * w["p"])
+
+    @BilinearForm
+    def k_uu(du, v, w):
+        F, Fi, J = kin(w)
+        FiT = transpose(Fi)
+        dF = grad(du)
+        trd = trace(mul(Fi, dF))
+        dFiT = -transpose(mul(Fi, mul(dF, Fi)))
+        Pg, c, I1 = stress_iso(F, FiT, J)
+        dPg = (-(2.0 / 3.0) * trd * Pg
+               + 0.5 * mu * c * (2.0 * dF - (4.0 / 3.0) * ddot(F, dF) * FiT
+                                 - (2.0 / 3.0) * I1 * dFiT))
+        dPp = w["p"] * J * (trd * FiT + dFiT)
+        return ddot(dPg + dPp, grad(v))
+
+    @BilinearForm
+    def k_up(dp, v, w):
+        F, Fi, J = kin(w)
+        return dp * J * ddot(transpose(Fi), grad(v))
+
+    @BilinearForm
+    def k_pp(dp, q, w):
+        return -ik * dp * q
+
+    return res_u, res_p, k_uu, k_up, k_pp
+
+
+def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, return_x=False):
+    r"""Tip ratio of the cantilever by an independent Taylor-Hood u-p solve in scikit-fem.
+
+    Same geometry, clamp and consistent tip load as :func:`lib.incompressible.cantilever`
+    with the split neo-Hookean material; scikit-fem's ``ElementVector(ElementTriP2())``
+    displacement and ``ElementTriP1()`` pressure, the forms of :func:`_skfem_up_forms`, assembly by
+    ``asm``, Dirichlet condensation by ``condense``, and Newton with ``steps`` load
+    increments until an update is below ``1e-12 |x|`` (then one more).
+
+    Returns the tip ratio (and with ``return_x`` the solution in :mod:`lib.incompressible`'s
+    ``[u, p]`` layout for ``incompressible.cantilever(nx, ny, "P2P1", ...)``).
+    """
+    from skfem import Basis, ElementTriP1, asm, condense, solve as sksolve
+
+    mat = inc.neo_hookean(mu, nu)
+    body = inc.cantilever(nx, ny, "P2P1", mat)
+    basis_u, perm = skfem_basis(body.geom, intorder=intorder)
+    basis_p = Basis(basis_u.mesh, ElementTriP1(), intorder=intorder)
+    res_u, res_p, k_uu, k_up, k_pp = _skfem_up_forms(mat.mu, mat.kappa)
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(perm.size)
+    Nu, Np = basis_u.N, basis_p.N
+    fixed = inv[body.geom.fixed]
+    f = inc.tip_load(body, alpha)[perm]
+    x = np.zeros(Nu + Np)
+    for step in range(1, steps + 1):
+        settled = False
+        for it in range(60):
+            wu = basis_u.interpolate(x[:Nu])
+            wp = basis_p.interpolate(x[Nu:])
+            r = np.concatenate([asm(res_u, basis_u, u=wu, p=wp) - f * step / steps,
+                                asm(res_p, basis_p, u=wu, p=wp)])
+            Kuu = asm(k_uu, basis_u, u=wu, p=wp)
+            Kup = asm(k_up, basis_p, basis_u, u=wu, p=wp)
+            Kpp = asm(k_pp, basis_p, u=wu, p=wp)
+            K = sp.bmat([[Kuu, Kup], [Kup.T, Kpp]], format="csr")
+            dx = sksolve(*condense(K, -r, D=fixed))
+            x = x + dx
+            if settled:
+                break
+            settled = np.abs(dx).max() <= 1e-12 * np.abs(x).max()
+        else:
+            raise inc.ConvergenceError(f"scikit-fem Newton: load step {step}/{steps} did not settle")
+    out = np.empty(body.n_u + body.n_p)
+    out[perm] = x[:Nu]
+    out[body.n_u:] = x[Nu:]
+    ratio = inc.tip_ratio(body, out, alpha)
+    return (ratio, out) if return_x else ratio
