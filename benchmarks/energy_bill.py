@@ -5,8 +5,8 @@ Run by ``make bench`` after ``benchmarks/run.py`` (also runnable alone:
 
 The release case of ``chapters/energy.ipynb``: the r/L = 0.04 rod bent by a dead tip
 load alpha = 2, released at rest, over t <= 0.2, for N = 20, 80, 320. Each scheme runs
-on a ladder of steps (:func:`lib.integrate.work_precision`), its tip error against a
-DOP853 reference (rtol 1e-8) is measured, and :func:`lib.integrate.step_for_tolerance`
+on a ladder of steps (:func:`lib.studies.work_precision`), its tip error against a
+DOP853 reference (rtol 1e-8) is measured, and :func:`lib.studies.step_for_tolerance`
 gives the largest step meeting 1e-3 and 1e-5 and its cost per simulated second:
 
 * Verlet at 0.9 dt_c, halved until 1e-5 is met (at most three times);
@@ -29,7 +29,7 @@ from scipy.integrate import solve_ivp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lib import integrate, rod  # noqa: E402
+from lib import integrate, rod, studies  # noqa: E402
 
 T_H = 0.2
 TOLS = (1e-3, 1e-5)
@@ -81,10 +81,10 @@ def energy_bill(Ns=(20, 80, 320), rounds=3, progress=print):
                 dts, stop = dtv / 2.0 ** np.arange(4), TOLS[-1]
             else:
                 dts, stop = LADDER, None
-            pts = best_of(lambda: integrate.work_precision(scheme, dts=dts, stop_below=stop,
-                                                           **args), rounds)
+            pts = best_of(lambda: studies.work_precision(scheme, dts=dts, stop_below=stop,
+                                                         **args), rounds)
             for tol in TOLS:
-                steps[name, tol] = integrate.step_for_tolerance(pts, tol)
+                steps[name, tol] = studies.step_for_tolerance(pts, tol)
         for tol in TOLS:
             row = {"N": N, "tol": tol, "dt_verlet_stable": dtv}
             row.update({name: steps[name, tol] for name in SCHEMES})

@@ -1,6 +1,6 @@
 """Tests of the work-precision helpers behind the energy chapter's bill (issue 16).
 
-lib.integrate.work_precision / step_for_tolerance: each test is named for the
+lib.studies.work_precision / step_for_tolerance: each test is named for the
 property it proves (second order of every implicit scheme by a log-log fit on an
 oscillator with a known solution, failures recorded rather than raised, the
 located step is the largest one below which every rung meets the tolerance, the
@@ -9,7 +9,7 @@ power-law extrapolation hits the tolerance exactly, bad input named).
 import numpy as np
 import pytest
 
-from lib import integrate
+from lib import integrate, studies
 
 W = 3.0                                 # u'' + W^2 u = 0, u(0) = 1, u'(0) = 0
 Q0, V0 = np.ones(1), np.zeros(1)
@@ -24,7 +24,7 @@ LADDER = 0.02 / 2.0 ** np.arange(4)
 @pytest.mark.parametrize("scheme", ["verlet", "newmark", "generalized-alpha",
                                     "discrete-gradient"])
 def test_every_scheme_is_second_order_on_the_oscillator_by_loglog_fit(scheme):
-    pts = integrate.work_precision(scheme, Q0, V0, LADDER, 2.0, lambda q: q, EXACT, **MODEL)
+    pts = studies.work_precision(scheme, Q0, V0, LADDER, 2.0, lambda q: q, EXACT, **MODEL)
     assert [p.steps for p in pts] == [round(2.0 / d) for d in LADDER]
     assert all(p.ok and p.seconds >= 0 for p in pts)
     slope = np.polyfit(np.log(LADDER), np.log([p.error for p in pts]), 1)[0]
@@ -35,7 +35,7 @@ def test_error_is_the_largest_euclidean_distance_to_the_reference():
     # the reference is off by a constant vector (3, 4): the error is exactly 5 on top
     # of the (tiny, at this step) scheme error, whose sign varies
     off = np.array([3.0, 4.0])
-    pts = integrate.work_precision("newmark", Q0, V0, [1e-3], 0.01,
+    pts = studies.work_precision("newmark", Q0, V0, [1e-3], 0.01,
                                    lambda q: np.r_[q, q] * 0.0,
                                    lambda t: np.tile(off, (t.size, 1)), **MODEL)
     assert pts[0].error == pytest.approx(5.0, abs=1e-12)
@@ -44,7 +44,7 @@ def test_error_is_the_largest_euclidean_distance_to_the_reference():
 def test_newton_failure_is_recorded_not_raised():
     # a hardening spring solved with a one-iteration budget cannot converge
     force = lambda q: (q + 10 * q ** 3, np.diag(1 + 30 * q ** 2))
-    pts = integrate.work_precision("newmark", Q0, V0, [0.5, 0.01], 1.0, lambda q: q,
+    pts = studies.work_precision("newmark", Q0, V0, [0.5, 0.01], 1.0, lambda q: q,
                                    EXACT, force=force, mass=np.ones(1), maxiter=1)
     assert all(not p.ok for p in pts)
     assert all(isinstance(p.failure, integrate.NewtonFailure) for p in pts)
@@ -54,14 +54,14 @@ def test_newton_failure_is_recorded_not_raised():
 
 def test_stop_below_ends_the_ladder_at_the_first_accurate_rung():
     dts = 0.1 / 2.0 ** np.arange(8)
-    pts = integrate.work_precision("verlet", Q0, V0, dts, 1.0, lambda q: q, EXACT,
+    pts = studies.work_precision("verlet", Q0, V0, dts, 1.0, lambda q: q, EXACT,
                                    stop_below=1e-3, **MODEL)
     assert pts[-1].error <= 1e-3 and all(p.error > 1e-3 for p in pts[:-1])
     assert len(pts) < len(dts)
 
 
 def pts_from(errors, dts=(0.4, 0.2, 0.1, 0.05), per_step=2.0):
-    return [integrate.WorkPoint(d, round(1 / d), per_step * round(1 / d), e,
+    return [studies.WorkPoint(d, round(1 / d), per_step * round(1 / d), e,
                                 None if np.isfinite(e) else integrate.NewtonFailure("x"))
             for d, e in zip(dts, errors)]
 
@@ -69,11 +69,11 @@ def pts_from(errors, dts=(0.4, 0.2, 0.1, 0.05), per_step=2.0):
 def test_located_step_is_largest_below_which_every_rung_meets_the_tolerance():
     # rung 0.4 meets 1e-2 by accident above the failing 0.2: it must not count
     pts = pts_from([5e-3, 2e-2, 8e-3, 2e-3])
-    s = integrate.step_for_tolerance(pts, 1e-2)
+    s = studies.step_for_tolerance(pts, 1e-2)
     assert (s.dt, s.measured) == (0.1, True)
     assert s.cost == pytest.approx(2.0 / 0.1)            # seconds per simulated second
     # a failed rung counts as a miss
-    s = integrate.step_for_tolerance(pts_from([1e-4, np.nan, 1e-4, 1e-5]), 1e-3)
+    s = studies.step_for_tolerance(pts_from([1e-4, np.nan, 1e-4, 1e-5]), 1e-3)
     assert s.dt == 0.1
 
 
@@ -81,14 +81,14 @@ def test_extrapolated_step_meets_the_tolerance_of_the_power_law_exactly():
     C, p = 7.0, 1.3
     dts = (0.4, 0.2, 0.1, 0.05)
     pts = pts_from([C * d ** p for d in dts], dts)
-    s = integrate.step_for_tolerance(pts, 1e-4)
+    s = studies.step_for_tolerance(pts, 1e-4)
     assert not s.measured and s.order == pytest.approx(p, rel=1e-12)
     assert C * s.dt ** p == pytest.approx(1e-4, rel=1e-12)
     assert s.cost == pytest.approx(2.0 / s.dt, rel=1e-12)
 
 
 def test_bad_input_raises_valueerror_naming_the_argument():
-    run = lambda **kw: integrate.work_precision(**{**dict(
+    run = lambda **kw: studies.work_precision(**{**dict(
         scheme="newmark", q0=Q0, v0=V0, dts=[0.1], horizon=1.0, fn=lambda q: q,
         reference=EXACT, **MODEL), **kw})
     with pytest.raises(ValueError, match="scheme"):
@@ -102,6 +102,6 @@ def test_bad_input_raises_valueerror_naming_the_argument():
     with pytest.raises(ValueError, match="params"):
         run(scheme="generalized-alpha", params=None)
     with pytest.raises(ValueError, match="tol"):
-        integrate.step_for_tolerance(pts_from([1e-3] * 4), 0.0)
+        studies.step_for_tolerance(pts_from([1e-3] * 4), 0.0)
     with pytest.raises(ValueError, match="extrapolate"):
-        integrate.step_for_tolerance(pts_from([1e-3, np.nan, np.nan, np.nan]), 1e-6)
+        studies.step_for_tolerance(pts_from([1e-3, np.nan, np.nan, np.nan]), 1e-6)

@@ -1,0 +1,272 @@
+"""The work-precision ladder: wall-clock cost against error for a scheme on a ladder of steps.
+
+Model-independent (the model enters through callables, as in :mod:`lib.integrate`);
+shared by the energy chapter's bill and ``benchmarks/energy_bill.py``.
+
+WorkPoint, work_precision(scheme, q0, v0, dts, horizon, fn, reference, ...)
+                                    time a scheme on a ladder of steps, error vs a reference
+ToleranceStep, step_for_tolerance(points, tol)
+                                    the largest step meeting a tolerance, its cost per unit time
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..integrate import (NewtonFailure, check_mass, discrete_gradient_step, generalized_alpha_step,
+                         initial_acceleration, newmark_step, observe, verlet_step)
+
+__all__ = ["WorkPoint", "ToleranceStep", "work_precision", "step_for_tolerance"]
+
+_SCHEMES = ("verlet", "newmark", "generalized-alpha", "discrete-gradient")
+
+
+@dataclass(frozen=True)
+class WorkPoint:
+    """One run of :func:`work_precision`: a scheme at one step over the horizon.
+
+    Attributes
+    ----------
+    dt : float
+        The step.
+    steps : int
+        Steps taken, ``round(horizon / dt)``.
+    seconds : float
+        Wall-clock time of the run (``time.perf_counter``; machine-dependent).
+    error : float
+        max_n |fn(q_n) - reference(t_n)| (Euclidean norm over the observable),
+        ``nan`` if the run failed.
+    failure : Exception or None
+        The :class:`lib.integrate.NewtonFailure` (or ``FloatingPointError``) that stopped the
+        run, if any (a NewtonFailure names the step and time).
+    """
+
+    dt: float
+    steps: int
+    seconds: float
+    error: float
+    failure: Exception | None = None
+
+    @property
+    def ok(self):
+        """True if the run finished."""
+        return self.failure is None
+
+
+@dataclass(frozen=True)
+class ToleranceStep:
+    """The step a scheme needs for a tolerance, from :func:`step_for_tolerance`.
+
+    Attributes
+    ----------
+    dt : float
+        Largest step of the ladder at which this and every finer rung meet the
+        tolerance; if none does, extrapolated from the two finest rungs.
+    measured : bool
+        False if ``dt`` was extrapolated.
+    cost : float
+        Wall-clock seconds per unit of simulated time at ``dt`` (the run's
+        own time if measured, else the median cost per step over ``dt``).
+    order : float
+        Slope p of log(error) against log(dt) between the two finest rungs.
+    """
+
+    dt: float
+    measured: bool
+    cost: float
+    order: float
+
+
+def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, force=None,
+                   mass=None, energy=None, gradient=None, params=None, tol=1e-10,
+                   maxiter=40, stop_below=None):
+    """Time one scheme on a ladder of steps and measure its error against a reference.
+
+    For each step ``dt`` in ``dts`` the scheme runs from (q0, v0) over
+    n = round(horizon / dt) steps, recording the observable ``fn(q)`` after
+    every step; the error is
+
+        e(dt) = max_{0 <= k <= n} || fn(q_k) - reference(k dt) ||_2 ,
+
+    and the wall-clock time of the run is kept (cost per unit simulated time
+    = seconds / (n dt)).  A run whose Newton solve fails (:class:`lib.integrate.NewtonFailure`)
+    or whose observable overflows is recorded with its failure, not raised, so
+    a ladder can reach steps at which a scheme breaks down.  This is the
+    work-precision measurement of Hairer and Wanner, *Solving ODEs II* (1996),
+    sec. IV.10, for second-order systems M q'' + grad Pi(q) = 0.
+
+    Parameters
+    ----------
+    scheme : {"verlet", "newmark", "generalized-alpha", "discrete-gradient"}
+        :func:`lib.integrate.verlet_step` (needs ``accel``), :func:`lib.integrate.newmark_step`
+        (trapezoidal; ``force``, ``mass``), :func:`lib.integrate.generalized_alpha_step`
+        (``force``, ``mass``, ``params``) or :func:`lib.integrate.discrete_gradient_step`
+        (``energy``, ``force``, ``mass``, optional ``gradient``).
+    q0, v0 : ndarray, shape (n,)
+        Initial state.
+    dts : sequence of float
+        The ladder of steps, run in the order given.
+    horizon : float
+        Simulated time of each run.
+    fn : callable
+        ``fn(q) -> float or ndarray``, the observable (e.g. the tip position).
+    reference : callable
+        ``reference(t) -> ndarray, shape (len(t), k)`` (or (len(t),)), the
+        observable of the exact solution at the times t (e.g. a dense DOP853
+        solution).
+    accel, force, mass, energy, gradient : callables / arrays
+        The model, as for the step functions.
+    params : tuple, optional
+        Generalised-alpha parameters (:func:`lib.integrate.generalized_alpha_parameters`).
+    tol, maxiter : float, int
+        Newton tolerance and iteration budget of the implicit schemes.
+    stop_below : float, optional
+        Stop the ladder after the first finished run with error <= stop_below
+        (e.g. halving an explicit step only until it is accurate enough).
+
+    Returns
+    -------
+    list of WorkPoint
+        One per run, in the order run.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``scheme``, a non-positive step or horizon, a step longer than
+        the horizon, or a callable the scheme needs left out.
+
+    Examples
+    --------
+    >>> pts = work_precision("newmark", np.ones(1), np.zeros(1), [0.2, 0.1], 2.0,
+    ...                      lambda q: q, lambda t: np.cos(t)[:, None],
+    ...                      force=lambda q: (q, np.eye(1)), mass=np.ones(1))
+    >>> [p.steps for p in pts], round(pts[0].error / pts[1].error, 1)   # second order
+    ([10, 20], 4.0)
+    """
+    if scheme not in _SCHEMES:
+        raise ValueError(f"scheme must be one of {_SCHEMES}, got {scheme!r}")
+    horizon = float(horizon)
+    if not (np.isfinite(horizon) and horizon > 0):
+        raise ValueError(f"horizon must be positive and finite, got {horizon!r}")
+    dts = [float(d) for d in np.atleast_1d(np.asarray(dts, dtype=float))]
+    if not dts or not all(np.isfinite(d) and 0 < d <= horizon for d in dts):
+        raise ValueError(f"dts must be positive steps no longer than the horizon {horizon:g}, "
+                         f"got {dts!r}")
+    needs = {"verlet": ("accel",), "newmark": ("force", "mass"),
+             "generalized-alpha": ("force", "mass", "params"),
+             "discrete-gradient": ("energy", "force", "mass")}[scheme]
+    given = dict(accel=accel, force=force, mass=mass, energy=energy, params=params)
+    for name in needs:
+        if given[name] is None:
+            raise ValueError(f"{name} is required for scheme {scheme!r}")
+    q0 = np.asarray(q0, dtype=float)
+    v0 = np.asarray(v0, dtype=float)
+    if v0.shape != q0.shape:
+        raise ValueError(f"v0 must have the shape of q0 {q0.shape}, got {v0.shape}")
+    if mass is not None:
+        M = check_mass(mass, q0.size)
+        a0, f0 = initial_acceleration(force, M, q0)
+    obs = lambda q, *rest: fn(q)
+    import time
+
+    points = []
+    for dt in dts:
+        n = round(horizon / dt)
+        if scheme == "verlet":
+            step, state = (lambda q, v, a: verlet_step(q, v, a, dt, accel)), (q0, v0, accel(q0))
+        elif scheme == "newmark":
+            step = lambda q, v, a: newmark_step(q, v, a, dt, force, mass, tol=tol,
+                                                maxiter=maxiter)
+            state = (q0, v0, a0)
+        elif scheme == "generalized-alpha":
+            step = lambda q, v, a, f: generalized_alpha_step(q, v, a, f, dt, force, mass, params,
+                                                             tol=tol, maxiter=maxiter)
+            state = (q0, v0, a0, f0)
+        else:
+            step = lambda q, v: discrete_gradient_step(q, v, dt, energy, force, mass, tol=tol,
+                                                       maxiter=maxiter, gradient=gradient)
+            state = (q0, v0)
+        count = [0]
+
+        def counted(*st, _step=step):
+            count[0] += 1
+            return _step(*st)
+
+        t0 = time.perf_counter()
+        try:
+            vals, _ = observe(counted, state, n, obs)
+        except (NewtonFailure, FloatingPointError) as err:
+            if isinstance(err, NewtonFailure):        # say at which step and time
+                err = err.located(count[0], count[0] * dt)
+            points.append(WorkPoint(dt, n, time.perf_counter() - t0, float("nan"), err))
+            continue
+        seconds = time.perf_counter() - t0
+        ref = np.asarray(reference(dt * np.arange(n + 1)), dtype=float).reshape(vals.shape)
+        diff = (vals - ref).reshape(n + 1, -1)
+        err = float(np.sqrt(np.sum(diff * diff, axis=1)).max())
+        points.append(WorkPoint(dt, n, seconds, err))
+        if stop_below is not None and err <= stop_below:
+            break
+    return points
+
+
+def step_for_tolerance(points, tol):
+    """The largest step of a ladder meeting a tolerance, and its cost per unit time.
+
+    The located step is the largest rung dt* such that every finished rung
+    with dt <= dt* has error <= tol, and the finest rung itself finished (a
+    rung that meets the tolerance by accident above a failing one does not
+    count; failed rungs count as not meeting it).  If no rung qualifies, the
+    step is extrapolated from the two finest finished rungs with the power law
+    e = C dt^p through them: dt = dt_1 (tol / e_1)^(1/p).
+
+    Parameters
+    ----------
+    points : sequence of WorkPoint
+        From :func:`work_precision`.
+    tol : float
+        The requested error.
+
+    Returns
+    -------
+    ToleranceStep
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is not positive, or no rung qualifies and fewer than two
+        finished rungs with different errors are there to extrapolate from.
+
+    Examples
+    --------
+    >>> pts = [WorkPoint(d, round(1 / d), 0.01 / d, 3 * d ** 2) for d in (0.1, 0.05, 0.025)]
+    >>> s = step_for_tolerance(pts, 0.01)
+    >>> s.dt, s.measured, round(s.cost, 6), round(s.order, 6)
+    (0.05, True, 0.2, 2.0)
+    >>> round(step_for_tolerance(pts, 3e-6).dt, 6), step_for_tolerance(pts, 3e-6).measured
+    (0.001, False)
+    """
+    tol = float(tol)
+    if not (np.isfinite(tol) and tol > 0):
+        raise ValueError(f"tol must be positive and finite, got {tol!r}")
+    pts = sorted(points, key=lambda p: p.dt)
+    done = [p for p in pts if p.ok]
+    if len(done) >= 2 and done[0].error > 0 and done[1].error > 0 \
+            and done[0].error != done[1].error:
+        p = np.log(done[1].error / done[0].error) / np.log(done[1].dt / done[0].dt)
+    else:
+        p = float("nan")
+    best = None
+    for pt in pts:                      # finest first: stop at the first rung that misses
+        if not pt.ok or pt.error > tol:
+            break
+        best = pt
+    if best is not None:
+        return ToleranceStep(best.dt, True, best.seconds / (best.steps * best.dt), float(p))
+    if not np.isfinite(p) or p <= 0:
+        raise ValueError(f"no rung meets tol = {tol:g} and the two finest finished rungs "
+                         "do not give a convergence order to extrapolate with")
+    dt = done[0].dt * (tol / done[0].error) ** (1.0 / p)
+    per_step = float(np.median([q.seconds / q.steps for q in done]))
+    return ToleranceStep(float(dt), False, per_step / dt, float(p))
