@@ -52,9 +52,11 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq, minimize, root
+from scipy.optimize import brentq
 
 from . import actuation, fem, incompressible, pcc, rod
+from .pcc import static as pcc_static, static_energy as pcc_energy  # noqa: F401 (re-exported)
+from .pcc import static_gradient as pcc_gradient  # noqa: F401
 from .rod import check_positive
 
 PSI = 6894.757293168
@@ -214,59 +216,6 @@ def tendon_tension(arm, beta, offset):
 def tendon_offset(arm):
     """The tendon runs at d = h/4 above the centreline (a grid line of every T6 mesh with even ny)."""
     return arm.h / 4.0
-
-
-# ------------------------------------------------------------------------------------
-# PCC statics with a dead tip force and moment
-# ------------------------------------------------------------------------------------
-def pcc_energy(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
-    """V(q) - F . p_tip(q) - M theta_tip(q): PCC potential with a dead tip force and moment."""
-    x, y, th = pcc.tip(model, q)
-    return pcc.energy(model, q, grav) - force[0] * x - force[1] * y - moment * th
-
-
-def pcc_gradient(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
-    """Gradient of :func:`pcc_energy`: grad V - J_tip^T F - M (J_tip from ``pcc.jacobian``)."""
-    J = pcc.jacobian(model, q, [model.L])[0]
-    return pcc.gradient(model, q, grav) - J.T @ np.asarray(force, float) - moment
-
-
-def pcc_static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
-    """PCC equilibrium by load-incremented minimisation of :func:`pcc_energy`.
-
-    Each increment: BFGS from the previous equilibrium (stays on the stable branch),
-    polished by ``scipy.optimize.root`` (hybrid Newton) on :func:`pcc_gradient`.
-
-    Raises RuntimeError naming the load step if a minimisation fails.
-
-    >>> m = pcc.make_pcc(1)
-    >>> q = pcc_static(m, moment=0.5, steps=1)
-    >>> round(float(q[0]), 8)          # pure moment: q = M L / EI
-    0.5
-    """
-    q = np.zeros(model.n)
-    steps = _count(steps, "steps")
-    scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
-                abs(moment), abs(grav) * model.rhoA * model.L**2)
-    for j in range(1, steps + 1):
-        lam = j / steps
-        f = (lam * force[0], lam * force[1])
-        args = (f, lam * moment, lam * grav)
-        res = minimize(lambda z: pcc_energy(model, z, *args) / scale, q,
-                       jac=lambda z: pcc_gradient(model, z, *args) / scale,
-                       method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
-        # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
-        pol = root(lambda z: pcc_gradient(model, z, *args) / scale, res.x, method="hybr",
-                   options={"xtol": 1e-13})
-        g_bfgs = np.abs(pcc_gradient(model, res.x, *args)).max() / scale
-        g = np.abs(pcc_gradient(model, pol.x, *args)).max() / scale
-        x = pol.x if g <= g_bfgs else res.x
-        g = min(g, g_bfgs)
-        if g > 1e-9:
-            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
-                               f"gradient {g:.2e} ({res.message})")
-        q = x
-    return q
 
 
 # ------------------------------------------------------------------------------------

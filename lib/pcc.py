@@ -65,6 +65,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.linalg import eigh
 from scipy.linalg.lapack import dposv as _posv
+from scipy.optimize import minimize, root
 
 from .core import quadrature
 
@@ -83,6 +84,9 @@ __all__ = [
     "energy",
     "gradient",
     "hessian",
+    "static_energy",
+    "static_gradient",
+    "static",
     "kinetic_energy",
     "total_energy",
     "accel",
@@ -667,6 +671,58 @@ def hessian(model, q, grav=0.0):
         G[i, i] = A[:, 2] + R
         H = H - model.rhoA * grav * G.imag
     return H
+
+
+# --------------------------------------------------------------------------- #
+# statics under a dead tip force and moment
+# --------------------------------------------------------------------------- #
+def static_energy(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
+    """V(q) - F . p_tip(q) - M theta_tip(q): PCC potential with a dead tip force and moment."""
+    x, y, th = tip(model, q)
+    return energy(model, q, grav) - force[0] * x - force[1] * y - moment * th
+
+
+def static_gradient(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
+    """Gradient of :func:`static_energy`: grad V - J_tip^T F - M (J_tip from :func:`jacobian`)."""
+    J = jacobian(model, q, [model.L])[0]
+    return gradient(model, q, grav) - J.T @ np.asarray(force, float) - moment
+
+
+def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
+    """PCC equilibrium by load-incremented minimisation of :func:`static_energy`.
+
+    Each increment: BFGS from the previous equilibrium (stays on the stable branch),
+    polished by ``scipy.optimize.root`` (hybrid Newton) on :func:`static_gradient`.
+
+    Raises RuntimeError naming the load step if a minimisation fails.
+
+    >>> q = static(make_pcc(1), moment=0.5, steps=1)
+    >>> round(float(q[0]), 8)          # pure moment: q = M L / EI
+    0.5
+    """
+    q = np.zeros(model.n)
+    steps = _check_int(steps, "steps")
+    scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
+                abs(moment), abs(grav) * model.rhoA * model.L**2)
+    for j in range(1, steps + 1):
+        lam = j / steps
+        f = (lam * force[0], lam * force[1])
+        args = (f, lam * moment, lam * grav)
+        res = minimize(lambda z: static_energy(model, z, *args) / scale, q,
+                       jac=lambda z: static_gradient(model, z, *args) / scale,
+                       method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
+        # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
+        pol = root(lambda z: static_gradient(model, z, *args) / scale, res.x, method="hybr",
+                   options={"xtol": 1e-13})
+        g_bfgs = np.abs(static_gradient(model, res.x, *args)).max() / scale
+        g = np.abs(static_gradient(model, pol.x, *args)).max() / scale
+        x = pol.x if g <= g_bfgs else res.x
+        g = min(g, g_bfgs)
+        if g > 1e-9:
+            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
+                               f"gradient {g:.2e} ({res.message})")
+        q = x
+    return q
 
 
 def kinetic_energy(model, q, qd):
