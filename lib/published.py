@@ -7,8 +7,8 @@ assert it against the record, so a drift from a published number fails the
 notebook tests.  The appendix page *Reproduction ledger* renders every entry.
 
 Keys are ``<notebook>_<name>`` where ``<notebook>`` is the stem of the chapter
-notebook in ``chapters/`` that computes and glues the value (``rod``,
-``integration``, ``pcc``, ``fem``, ``constraints``, ``crosscheck``).
+notebook in ``chapters/`` that computes and glues the value, one of :data:`CHAPTERS` (the
+chapters :mod:`lib.chapters` marks as having a registry file).
 
 Fields
 ------
@@ -29,45 +29,16 @@ kind    ``"value"`` (default), ``"upper"`` (the seed states an upper bound)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .chapters import stems
+from .registry import ALL_ENTRIES
+from .registry.entry import KINDS, STATUSES, Published
 
-STATUSES = ("reproduced", "approximate", "not-reproducible")
-KINDS = ("value", "upper", "lower")
-CHAPTERS = ("rod", "integration", "pcc", "fem", "constraints", "crosscheck")
+__all__ = ["Published", "PUBLISHED", "STATUSES", "KINDS", "CHAPTERS", "chapter_of"]
 
-
-@dataclass(frozen=True)
-class Published:
-    seed: float
-    unit: str
-    result: int
-    tol: float
-    status: str
-    note: str
-    kind: str = "value"
-
-    def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
-        if self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if not 0 <= self.result <= 7:
-            raise ValueError(f"result must be 0..7, got {self.result!r}")
-        if not self.tol >= 0:
-            raise ValueError(f"tol must be >= 0, got {self.tol!r}")
-
-    def agrees(self, value: float) -> bool:
-        """Whether a computed value agrees with the published one."""
-        if self.kind == "upper":
-            return value <= self.seed + self.tol
-        if self.kind == "lower":
-            return value >= self.seed - self.tol
-        return abs(value - self.seed) <= self.tol
+CHAPTERS = stems("registry")
 
 
 def _collect() -> dict[str, Published]:
-    from .registry import ALL_ENTRIES
-
     out: dict[str, Published] = {}
     for chapter, entries in ALL_ENTRIES:
         for key, rec in entries.items():

@@ -57,12 +57,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..chapters import stems
+
 __all__ = ["Verdict", "check", "solution", "keys", "exercise", "unregister", "CHAPTERS"]
 
-# Chapter modules under lib/exercises, in book order; each registers its exercises
-# when imported.
-CHAPTERS = ("rod", "rod3d", "integration", "energy", "pcc", "fem", "fem_incompressible",
-            "actuation", "constraints", "crosscheck", "levels")
+# Chapter modules under lib/exercises, in book order (lib.chapters); each registers its
+# exercises when imported.
+CHAPTERS = stems("exercises")
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,7 @@ def _load():
     if _LOADED:
         return
     for name in CHAPTERS:
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as err:
-            if err.name != f"{__name__}.{name}":
-                raise
+        importlib.import_module(f"{__name__}.{name}")
     _LOADED = True
 
 

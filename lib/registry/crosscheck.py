@@ -12,7 +12,7 @@ Relative differences are |a - b| / |b| (max over the entries compared); the seed
 does not say relative for the MuJoCo extrapolation, but only the relative
 reading reproduces its digits.
 """
-from lib.published import Published
+from lib.registry.entry import Published
 
 _MJ = ("MuJoCo 3.17.0 composite cable with the mujoco.elasticity.cable plugin, capsule radius "
        "r/L = 0.002, bend = E = 1/I, density = 1/A, first body welded (initial='none'); "

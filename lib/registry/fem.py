@@ -10,7 +10,7 @@ Euler-Bernoulli with E' = E/(1 - nu^2), delta = P L^3/(3 E' I).  Frequencies:
 consistent mass, nu = 0.3, ratios to Omega = 3.5160, 22.0345 with E'.
 Computed by lib.fem in chapters/fem.ipynb.
 """
-from lib.published import Published
+from lib.registry.entry import Published
 
 _TIP = "linear tip deflection / (P L^3 / 3 E'I), in percent"
 _FREQ = "error of the first (second) bending frequency against Euler-Bernoulli with E', nu = 0.3"

@@ -15,7 +15,7 @@ steps.  "Zero crossing" is the first upward zero of the tip's y (t ~ 0.443),
 located by cubic Hermite interpolation with the tip velocity.  The reference is
 SciPy solve_ivp DOP853 (rtol 1e-7, atol 1e-9) with dense output.
 """
-from lib.published import Published
+from lib.registry.entry import Published
 
 _R004 = "N = 20, r/L = 0.04"
 _REL = "release from the alpha = 2 tip-load equilibrium, at rest, load removed"

@@ -11,7 +11,7 @@ y (t ~ 0.8).  Cosserat runs: lib.rod (nu = 0.5, k_s = 0.9, lumped masses),
 velocity Verlet at 0.9 * 2 / omega_max, minimum refined by a parabola through
 the three smallest samples.
 """
-from lib.published import Published
+from lib.registry.entry import Published
 
 _EB = "error of the first PCC Ritz frequency against Euler-Bernoulli Omega_1 = 3.51602"
 _REL = ("gravity release, first tip minimum; Cosserat rod with r/L = 0.01 (EA = 4e4, "

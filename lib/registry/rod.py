@@ -8,7 +8,7 @@ calls the r/L = 0.002 rod its "Kirchhoff limit"; the true inextensible limit
 chapter.  Summary numbers in 3.10.2 repeat those of (1) and (2) and are listed
 once, here under their result.
 """
-from lib.published import Published
+from lib.registry.entry import Published
 
 _R002 = "r/L = 0.002 rod (the seed's 'Kirchhoff limit'; EA = 1e6, k_sGA = 3e5, rhoI = 1e-6)"
 _R004 = "shear model r/L = 0.04 (EA = 2500, k_sGA = 750, rhoI = 4e-4)"
