@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lib import exercises, published
+from lib import exercises, explore, published
 from lib.chapters import CHAPTERS, stems
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("registry", "exercises")
+KINDS = ("registry", "exercises", "explore")
 
 
 def _toc_chapters():
@@ -51,6 +51,7 @@ def test_the_loaders_use_the_list():
     assert published.CHAPTERS == stems("registry")
     assert exercises.CHAPTERS == stems("exercises")
     assert {k.rsplit("-", 1)[0] for k in exercises.keys()} == set(stems("exercises"))
+    assert explore.CHAPTERS == stems("explore")
 
 
 def test_stems_rejects_an_unknown_kind():

@@ -1,0 +1,78 @@
+"""Explore section of the actuation chapter: the rod's shape under three tendons."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import rod
+from ._common import check_count, interactive
+
+__all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget"]
+
+
+def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03):
+    r"""Equilibrium shape of a rod driven by three tendons (the actuation chapter's arm).
+
+    Tendon 1 runs at ``+offset`` to the tip, tendon 2 at ``-offset`` to the tip, tendon
+    3 at ``+offset`` to the middle node (:func:`lib.actuation.make_tendon`); the rod is
+    :func:`lib.rod.make_rod` ``(N)``.  Solved by :func:`lib.actuation.static`.
+
+    Returns
+    -------
+    xy : (N + 1, 2) centreline nodes, clamp first
+    paths : list of three (M_i, 2) tendon eyelet polylines
+    tip : (x, y, theta)
+
+    Examples
+    --------
+    >>> xy, paths, tip = tendon_arm_shape(0.0, 0.0, 0.0, N=4)
+    >>> xy[-1].tolist(), len(paths)
+    ([1.0, 0.0], 3)
+    """
+    from .. import actuation
+
+    N = check_count(N, "N", low=2)
+    taus = np.array([tau_tip, tau_back, tau_mid], dtype=float)
+    if not np.all(np.isfinite(taus)) or np.any(taus < 0):
+        raise ValueError(f"tensions must be finite and >= 0, got {taus.tolist()}")
+    arm = rod.make_rod(N)
+    tendons = [actuation.make_tendon(arm, offset), actuation.make_tendon(arm, -offset),
+               actuation.make_tendon(arm, offset, anchor=N // 2)]
+    q = actuation.static(arm, tendons, taus, steps=6) if np.any(taus) else rod.straight(arm)
+    xy = np.vstack([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]])])
+    paths = [actuation.eyelets(arm, t, q) for t in tendons]
+    return xy, paths, rod.tip(arm, q)
+
+
+def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(5.2, 4.2))
+    else:
+        fig = ax.figure
+    xy, paths, tip = tendon_arm_shape(tau_tip, tau_back, tau_mid)
+    ax.plot(xy[:, 0], xy[:, 1], "k-", lw=3, alpha=0.35, label="centreline")
+    for p, c, lab in zip(paths, ("C0", "C3", "C2"),
+                         (rf"tip, $+d$: $\tau_1$ = {tau_tip:g}", rf"tip, $-d$: $\tau_2$ = {tau_back:g}",
+                          rf"middle, $+d$: $\tau_3$ = {tau_mid:g}")):
+        ax.plot(p[:, 0], p[:, 1], "-", color=c, lw=1.2, label=lab)
+    ax.plot([tip[0]], [tip[1]], "ko", ms=4)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.6, 1.1)
+    ax.set_ylim(-0.6, 1.0)
+    ax.set_xlabel("x / L")
+    ax.set_ylabel("y / L")
+    ax.set_title(rf"tip angle {np.degrees(tip[2]):.0f}°")
+    ax.legend(fontsize=7, loc="lower left")
+    return fig
+
+
+def tendon_arm_widget():
+    """Three tension sliders (EI/(dL) units as in the chapter) -> the arm's shape."""
+    import ipywidgets as w
+
+    sl = dict(min=0.0, max=120.0, step=5.0)
+    return interactive(plot_tendon_arm,
+                        tau_tip=w.FloatSlider(value=0.0, description="τ₁ tip +d", **sl),
+                        tau_back=w.FloatSlider(value=40.0, description="τ₂ tip −d", **sl),
+                        tau_mid=w.FloatSlider(value=90.0, description="τ₃ mid +d", **sl))
