@@ -33,6 +33,13 @@ damped frequencies omega_k sqrt(1 - zeta_k^2) (:func:`damped_frequencies`),
 checked against the eigenvalues of the quadratic problem
 (:func:`quadratic_eigenvalues`).
 
+Public functions
+----------------
+kelvin_voigt, KelvinVoigt, strains, strain_jacobian      the Kelvin-Voigt rod and its strains
+dissipation, damping_force, damping_matrix              D(q, v), its force and C(q)
+rayleigh_matrix, rayleigh_coefficients, fem_rayleigh    Rayleigh damping
+modal_damping_ratios, damped_frequencies, quadratic_eigenvalues    modal analysis
+
 References: Rayleigh, *The theory of sound* (1877), sec. 81 (dissipation
 function); Linn, Lang and Tuganov (2013) for viscous rods; Chopra,
 *Dynamics of structures*, ch. 11 (Rayleigh damping).

@@ -61,6 +61,21 @@ Array layout
 displacement formulations, ``[u, p]`` (2 n_nodes + n_p) for the mixed ones.
 ``body.free`` indexes the unconstrained entries of ``x``.
 
+Public functions
+----------------
+material, neo_hookean, mooney_rivlin, yeoh, stable_neo_hookean, Material, MODELS,
+ECOFLEX_0030_YEOH                   materials
+response, uniaxial_stress, fit_mooney_rivlin    stress response and a fit to test data
+make_body, cantilever, Body, FORMULATIONS, n_unknowns, displacement, pressure_field, expand
+                                    bodies and their unknowns
+energy, gradient, hessian, mass, tip_load, tip_deflection, tip_ratio
+                                    energy and derivatives, the tip load and readout
+solve, SolveResult, ConvergenceError            statics by Newton with load steps
+inf_sup                             the discrete inf-sup constant of a mixed body
+dynamics_force, dynamics_mass, kinetic_energy   the callables of :mod:`lib.integrate`
+
+The scikit-fem reference of the u-p problem is :func:`lib.crosscheck.skfem_mixed_tip`.
+
 References
 ----------
 Simo, Taylor & Pister (1985) CMAME 51; Simo & Taylor (1991) CMAME 85; de Souza Neto,

@@ -34,6 +34,19 @@ arm by ``eps0 = tau/EA`` and a near-incompressible section thickens, which
 formulation="P2P1")`` re-solves a nonlinear FEM case with the finite-strain Taylor-Hood
 element of :mod:`lib.incompressible` to check that the T6 reference does not lock.
 
+Public functions
+----------------
+make_arm, Arm, to_pcc, to_rod, to_fem, build, dofs     the arm and its three models
+tip_force, tendon_tension, tendon_offset, tendon_strain    the loads
+solve_static, reference, tip_error, frequencies, frequency_error, explicit_step, release,
+release_error                       the cases, their errors and costs
+rod_small_load_error, rod_slenderness_limit, pcc_load_error, pcc_load_limit
+                                    the limits of the levels by root finding
+strip_stretch, strip_curvature_ratio, section_law_slenderness, rod_tendon_curvature_ratio,
+rod_tendon_with_section_law, tendon_curvature_ratio, fem_section_angle
+                                    the tendon's section effect
+pcc_energy, pcc_gradient, pcc_static    PCC statics (from :mod:`lib.pcc`)
+
 References
 ----------
 Smooth-On, Dragon Skin Series technical bulletin (100 % modulus, specific gravity);
@@ -58,6 +71,20 @@ from . import actuation, fem, incompressible, pcc, rod
 from .pcc import static as pcc_static, static_energy as pcc_energy  # noqa: F401 (re-exported)
 from .pcc import static_gradient as pcc_gradient  # noqa: F401
 from .rod import check_positive
+
+__all__ = [
+    "Arm", "make_arm", "to_pcc", "to_rod", "to_fem", "build", "dofs",
+    "tip_force", "tendon_tension", "tendon_offset", "tendon_strain",
+    "solve_static", "reference", "tip_error", "frequencies", "frequency_error", "explicit_step",
+    "release", "release_error",
+    "rod_small_load_error", "rod_slenderness_limit", "pcc_load_error", "pcc_load_limit",
+    "strip_stretch", "strip_curvature_ratio", "section_law_slenderness",
+    "rod_tendon_curvature_ratio", "rod_tendon_with_section_law", "tendon_curvature_ratio",
+    "fem_section_angle", "pcc_energy", "pcc_gradient", "pcc_static",
+    "LEVELS", "CASES", "WORKING", "REFERENCE_NY", "REFERENCE_NY_NONLINEAR", "ALPHA_SMALL",
+    "ALPHA_LARGE", "BETA_TENDON", "E_DRAGON_SKIN", "RHO_DRAGON_SKIN", "NU_SILICONE", "G_ACC",
+    "KS_RECT", "PSI", "SIGMA100", "SPECIFIC_GRAVITY",
+]
 
 PSI = 6894.757293168
 #: Dragon Skin 10 (Smooth-On technical bulletin): 100 % modulus 22 psi, specific gravity 1.07.

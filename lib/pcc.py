@@ -52,6 +52,16 @@ C      velocity-product acceleration int thetadot^2 t
 Points in the plane are complex numbers x + iy inside the kernels; the public
 functions return real arrays with the layout stated in each docstring.
 
+Public functions
+----------------
+ritz, frequencies                          linear Rayleigh-Ritz matrices and frequencies
+arc_mass, arc_mass_closed_form             the mass of a single arc
+make_pcc, PCC, positions, tip, jacobian    the nonlinear model and its kinematics
+mass_matrix, velocity_force, energy, gradient, hessian, kinetic_energy, total_energy
+                                           dynamics terms and energies
+static_energy, static_gradient, static     statics under a dead tip force and moment
+accel, ode, simulate, tip_minimum_event, first_tip_minimum    time integration
+
 References: Webster & Jones (2010) for constant-curvature kinematics; Della
 Santina et al. (2020) for PCC dynamics of soft arms; Rayleigh-Ritz bound,
 e.g. Meirovitch, *Fundamentals of Vibrations*.

@@ -35,6 +35,14 @@ weight c_0 = 2 (equivalently: the half element between the clamped section
 and the centre of element 0 has curvature 2 phi_0 / ell).  Lumped masses: rhoA ell on x and y of nodes 1..N-1,
 rhoA ell / 2 at the tip, rotary inertia rhoI ell on every phi_e.
 
+Public functions
+----------------
+make_rod, Rod, straight                        the model and its straight state
+energy, gradient, hessian, mass, node_masses   energy and derivatives, lumped masses
+frequencies, modes, kirchhoff_frequencies      vibration (and the inextensible chain)
+static, tip, StaticSolveError                  statics by Newton with load steps, tip pose
+check_positive, check_load, check_grav         argument checks shared with the other faces
+
 References: Simo and Vu-Quoc (1988) and Armanini et al. (2023) for the
 Cosserat rod; Bergou et al. (2008) for discrete rods.
 

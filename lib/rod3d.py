@@ -49,6 +49,22 @@ Lumped mass: rhoA ell on each node (half at the tip), and the rotary inertia
 tensor ell diag(rho J, rho I, rho I) = ell rhoI diag(2, 1, 1) on every element,
 in its own frame.
 
+Public functions
+----------------
+make_rod3d, Rod3D, State, straight, retract, from_planar, planar_dofs
+                                    the model, its states, the planar embedding
+quat_exp, quat_mul, quat_log, quat_from_rotmat, rotmat    rotations
+energy, gradient, hessian, mass, inertia, kinetic_energy, check_load
+                                    energy and derivatives
+static, residual_tangent, tip, StaticSolveError           statics by Newton on the group
+frequencies, modes, omega_max_estimate, torsion_omegas, twisted_frequencies,
+twisted_shaft_omegas                vibration, with and without pre-twist
+greenhill_twist, greenhill_lambda, critical_twist, helix, helix_wrench
+                                    torsional buckling and Love's helix
+accelerations, lie_verlet_step, lie_verlet, lie_newmark   time integration on SO(3)
+
+PyElastica side by side: :mod:`lib.crosscheck` (``elastica_rod3d`` ... ``elastica_run``).
+
 References
 ----------
 Simo and Vu-Quoc (1986) for the geometrically exact rod; Lang, Linn and Arnold
