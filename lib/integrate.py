@@ -17,39 +17,44 @@ time, after how many iterations and with which residual.
 
 Public functions
 ----------------
-verlet_step(q, v, a, dt, accel)                    one velocity-Verlet step
-verlet(q0, v0, dt, nsteps, accel, every, callback)  a run, sampled every ``every`` steps
-central_difference_step(u, v, a, dt, accel)        explicit central difference
-damped_verlet_step(q, v, a, dt, accel, c)          Verlet with viscous damping -c v
-relax(q0, accel, dt, c, ...)                        damped dynamic relaxation to rest
+Newton and its failures
 newton_solve(fun, x0, tol, maxiter, line_search)   Newton with a backtracking line search on ||R||
 halving(step, state, dt, max_halvings)             sub-step a failing implicit step by halving
-newmark_step(u, v, a, dt, force, mass, ...)         one implicit Newmark-beta step (Newton)
-newmark(u0, v0, dt, nsteps, force, mass, ...)       a Newmark run, sampled like ``verlet``
-critical_step(omega_max)                            Verlet / central-difference limit 2/omega_max
-newmark_amplification(omega, dt, beta, gamma)       the 2x2 amplification matrix
-newmark_frequency(omega, dt, beta, gamma)           numerical frequency of Newmark
-newmark_period_error(omega, dt)                     leading relative period error (omega dt)^2/12
+NewtonError, NewtonFailure, NewtonInfo, RelaxationError, Trajectory
 
-Added by the integration chapter:
-
+Explicit steps, runs and observation
+verlet_step(q, v, a, dt, accel)                    one velocity-Verlet step
+central_difference_step(u, v, a, dt, accel)        explicit central difference
+verlet(q0, v0, dt, nsteps, accel, every, callback)  a run, sampled every ``every`` steps
+damped_verlet_step(q, v, a, dt, accel, c)          Verlet with viscous damping -c v
+relax(q0, accel, dt, c, ...)                        damped dynamic relaxation to rest
+leapfrog_damped_step(q, vh, dt, accel)              central difference with a lagged damping force
 observe(step, state, nsteps, fn, stop)              march a step, record fn(state) every step
 kinetic_energy(mass, v)                             v^T M v / 2 (lumped, dense or sparse mass)
-verlet_amplification(omega, dt)                     Verlet's 2x2 amplification matrix
+
+Implicit steps and runs (Newton)
+check_mass(mass, n), initial_acceleration(force, M, u0)   the mass and a_0 of M a_0 = -f(u_0)
+newmark_step(u, v, a, dt, force, mass, ...)         one implicit Newmark-beta step
+newmark(u0, v0, dt, nsteps, force, mass, ...)       a Newmark run, sampled like ``verlet``
 generalized_alpha_parameters(rho_inf)               Chung-Hulbert (alpha_m, alpha_f, beta, gamma)
 hht_parameters(alpha)                               HHT-alpha in the same notation
-generalized_alpha_step(u, v, a, f, dt, force, ...)  one generalised-alpha step (Newton)
+generalized_alpha_step(u, v, a, f, dt, force, ...)  one generalised-alpha step
 generalized_alpha(u0, v0, dt, nsteps, force, ...)   a generalised-alpha run
-generalized_alpha_amplification(omega, dt, params)  its 3x3 amplification matrix
-
-Added by the energy chapter (issue 16):
-
 discrete_gradient_correction(E0, E1, g_mid, dq, M)  Gonzalez's midpoint discrete-gradient term
-discrete_gradient_step(q, v, dt, energy, force, ...) one energy-conserving implicit step (Newton)
+discrete_gradient_step(q, v, dt, energy, force, ...) one energy-conserving implicit step
 discrete_gradient(q0, v0, dt, nsteps, energy, ...)   a discrete-gradient run
-leapfrog_damped_step(q, vh, dt, accel)               central difference with a lagged damping force
-damped_leapfrog_amplification(omega, dt, zeta)       its 2x2 amplification matrix
-damped_critical_step(omega, zeta)                    explicit limit with damping (2/w)(sqrt(1+z^2)-z)
+
+Stability and accuracy
+critical_step(omega_max)                            Verlet / central-difference limit 2/omega_max
+damped_critical_step(omega, zeta)                   explicit limit with damping (2/w)(sqrt(1+z^2)-z)
+verlet_amplification(omega, dt)                     Verlet's 2x2 amplification matrix
+damped_leapfrog_amplification(omega, dt, zeta)      that of leapfrog_damped_step
+newmark_amplification(omega, dt, beta, gamma)       Newmark's 2x2 amplification matrix
+newmark_frequency(omega, dt, beta, gamma)           numerical frequency of Newmark
+newmark_period_error(omega, dt)                     leading relative period error (omega dt)^2/12
+generalized_alpha_amplification(omega, dt, params)  the 3x3 amplification matrix of generalised-alpha
+
+The work-precision ladder built on these steps is :mod:`lib.studies`.
 
 References: Newmark (1959); Hairer, Lubich and Wanner, *Geometric numerical
 integration* (2006) for the Verlet method.
@@ -67,26 +72,21 @@ from scipy.sparse.linalg import splu
 _EPS = np.finfo(float).eps
 
 __all__ = [
+    # Newton and its failures
+    "newton_solve", "halving", "NewtonError", "NewtonFailure", "NewtonInfo", "RelaxationError",
     "Trajectory",
-    "NewtonError",
-    "NewtonFailure",
-    "NewtonInfo",
-    "newton_solve",
-    "halving",
-    "RelaxationError",
-    "verlet_step",
-    "verlet",
-    "central_difference_step",
-    "damped_verlet_step",
-    "relax",
-    "newmark_step",
-    "newmark",
-    "critical_step",
-    "newmark_amplification",
-    "newmark_frequency",
-    "newmark_period_error",
-    "check_mass",
-    "initial_acceleration",
+    # explicit steps, runs and observation
+    "verlet_step", "central_difference_step", "verlet", "damped_verlet_step", "relax",
+    "leapfrog_damped_step", "observe", "kinetic_energy",
+    # implicit steps and runs
+    "check_mass", "initial_acceleration", "newmark_step", "newmark",
+    "generalized_alpha_parameters", "hht_parameters", "generalized_alpha_step",
+    "generalized_alpha", "discrete_gradient_correction", "discrete_gradient_step",
+    "discrete_gradient",
+    # stability and accuracy
+    "critical_step", "damped_critical_step", "verlet_amplification",
+    "damped_leapfrog_amplification", "newmark_amplification", "newmark_frequency",
+    "newmark_period_error", "generalized_alpha_amplification",
 ]
 
 
@@ -412,6 +412,9 @@ def _check_int(n, name, low=0):
     return int(n)
 
 
+# ---------------------------------------------------------------------------
+# explicit steps, runs and observation
+# ---------------------------------------------------------------------------
 def verlet_step(q, v, a, dt, accel):
     """One step of velocity Verlet (second order, symplectic).
 
@@ -612,6 +615,127 @@ def relax(q0, accel, dt, c, vtol=1e-9, check_every=1000, max_steps=10**6, v0=Non
             )
 
 
+def leapfrog_damped_step(q, vh, dt, accel):
+    """One leapfrog (central-difference) step with a velocity-dependent force.
+
+        v_{n+1/2} = v_{n-1/2} + dt accel(q_n, v_{n-1/2}),   q_{n+1} = q_n + dt v_{n+1/2}.
+
+    The damping force sees the lagged half-step velocity, which keeps the step
+    explicit for any damping (a non-diagonal C included).  On one mode
+    u'' + 2 zeta omega u' + omega^2 u = 0 its stability limit is
+    :func:`damped_critical_step`.
+
+    Parameters
+    ----------
+    q : ndarray
+        Position q_n.
+    vh : ndarray
+        Half-step velocity v_{n-1/2}.
+    dt : float
+    accel : callable
+        ``accel(q, v) -> a`` (elastic and damping force over the mass).
+
+    Returns
+    -------
+    (q, vh) : tuple of ndarray
+        q_{n+1} and v_{n+1/2}.
+
+    Examples
+    --------
+    >>> acc = lambda q, v: -q - 0.2 * v
+    >>> q, vh = leapfrog_damped_step(np.ones(1), np.zeros(1), 0.1, acc)
+    >>> q.round(6).tolist(), vh.round(6).tolist()
+    ([0.99], [-0.1])
+    """
+    vh1 = vh + dt * np.asarray(accel(q, vh), dtype=float)
+    return q + dt * vh1, vh1
+
+
+def observe(step, state, nsteps, fn, stop=None):
+    """March ``state = step(*state)`` and record ``fn(*state)`` after every step.
+
+    A lean alternative to storing whole trajectories when a long run is only
+    needed through a few numbers (an energy, a tip coordinate).
+
+    Parameters
+    ----------
+    step : callable
+        ``step(*state) -> state`` (a tuple of arrays), e.g.
+        ``lambda q, v, a: verlet_step(q, v, a, dt, accel)``.
+    state : tuple of ndarray
+        Initial state.
+    nsteps : int
+        Number of steps.
+    fn : callable
+        ``fn(*state) -> float or ndarray``, recorded at step 0 and after each step.
+    stop : callable, optional
+        ``stop(value) -> bool``; the run ends after the first step at which it
+        is true (that value is kept).
+
+    Returns
+    -------
+    values : ndarray, shape (n + 1, ...)
+        ``fn`` at steps 0..n, with n = nsteps unless ``stop`` ended the run.
+    state : tuple
+        The state after step n.
+
+    Raises
+    ------
+    FloatingPointError
+        If a recorded value is not finite (names the step).
+
+    Examples
+    --------
+    >>> acc = lambda q: -q
+    >>> st = (np.ones(1), np.zeros(1), -np.ones(1))
+    >>> vals, st = observe(lambda q, v, a: verlet_step(q, v, a, 0.1, acc), st, 5,
+    ...                    lambda q, v, a: q[0], stop=lambda x: x < 0.96)
+    >>> len(vals), round(float(vals[-1]), 6)        # stopped after step 3
+    (4, 0.955299)
+    """
+    nsteps = _check_int(nsteps, "nsteps")
+    state = tuple(state)
+    vals = [np.asarray(fn(*state), dtype=float)]
+    for n in range(1, nsteps + 1):
+        state = tuple(step(*state))
+        val = np.asarray(fn(*state), dtype=float)
+        if not np.all(np.isfinite(val)):
+            raise FloatingPointError(f"observed value became non-finite at step {n}")
+        vals.append(val)
+        if stop is not None and stop(val):
+            break
+    return np.array(vals), state
+
+
+def kinetic_energy(mass, v):
+    """Kinetic energy T = v^T M v / 2 of one velocity or a stack of them.
+
+    Parameters
+    ----------
+    mass : ndarray (n,) lumped, ndarray (n, n) or sparse (n, n)
+    v : ndarray, shape (n,) or (m, n)
+
+    Returns
+    -------
+    float or ndarray of shape (m,)
+
+    Examples
+    --------
+    >>> kinetic_energy(np.array([2.0, 4.0]), np.array([[1.0, 0.5], [0.0, 1.0]])).tolist()
+    [1.5, 2.0]
+    """
+    v = np.asarray(v, dtype=float)
+    n = v.shape[-1]
+    M = check_mass(mass, n)
+    Mv = M * v if M.ndim == 1 else (M @ v.T).T
+    T = 0.5 * np.sum(v * Mv, axis=-1)
+    return float(T) if v.ndim == 1 else T
+
+
+# ---------------------------------------------------------------------------
+# implicit steps and runs: Newmark, the generalised-alpha family (HHT-alpha,
+# Chung-Hulbert; Newmark is alpha_m = alpha_f = 0) and Gonzalez's discrete gradient
+# ---------------------------------------------------------------------------
 def _mass_apply(mass, x):
     if mass.ndim == 1:
         return mass * x
@@ -798,185 +922,6 @@ def _tally(info, st):
     info["backtracks"] += st["backtracks"]
     info["substeps"] += st["substeps"]
     info["halved_steps"] += int(st["substeps"] > 1)
-
-
-def critical_step(omega_max):
-    """Stability limit 2 / omega_max of Verlet and central differences.
-
-    >>> critical_step(4.0)
-    0.5
-    """
-    w = float(omega_max)
-    if not (np.isfinite(w) and w > 0):
-        raise ValueError(f"omega_max must be positive, got {omega_max!r}")
-    return 2.0 / w
-
-
-def newmark_amplification(omega, dt, beta=0.25, gamma=0.5):
-    """Amplification matrix A of Newmark on u'' + omega^2 u = 0, state (u, dt v).
-
-    From (1 + beta W^2) u_1 = (1 - (1/2 - beta) W^2) u + dt v and
-    dt v_1 = dt v - W^2 [(1 - gamma) u + gamma u_1], W = omega dt.
-
-    >>> A = newmark_amplification(1.0, 0.1)
-    >>> round(float(abs(np.linalg.eigvals(A)).max()), 12)   # trapezoidal rule: |lambda| = 1
-    1.0
-    """
-    W2 = (float(omega) * _check_dt(dt)) ** 2
-    d = 1.0 + beta * W2
-    uu = (1.0 - (0.5 - beta) * W2) / d
-    uv = 1.0 / d
-    return np.array([[uu, uv],
-                     [-W2 * ((1.0 - gamma) + gamma * uu), 1.0 - W2 * gamma * uv]])
-
-
-def newmark_frequency(omega, dt, beta=0.25, gamma=0.5):
-    """Numerical angular frequency of Newmark-beta on u'' + omega^2 u = 0.
-
-    omega_bar = |arg lambda| / dt with lambda an eigenvalue of
-    :func:`newmark_amplification`.  For beta = 1/4, gamma = 1/2 this is the
-    closed form tan(omega_bar dt / 2) = omega dt / 2.  Returns ``nan`` when
-    the eigenvalues are real (no oscillation).
-
-    Examples
-    --------
-    >>> w, dt = 2.0, 0.3
-    >>> bool(np.isclose(newmark_frequency(w, dt), 2 / dt * np.arctan(w * dt / 2), rtol=1e-14))
-    True
-    """
-    lam = np.linalg.eigvals(newmark_amplification(omega, dt, beta, gamma))
-    if np.all(np.abs(lam.imag) == 0):
-        return float("nan")
-    return float(np.abs(np.angle(lam)).max() / dt)
-
-
-def newmark_period_error(omega, dt):
-    """Leading relative period elongation of the trapezoidal rule, (omega dt)^2 / 12.
-
-    >>> newmark_period_error(1.0, 0.6)
-    0.03
-    """
-    return (float(omega) * _check_dt(dt)) ** 2 / 12.0
-
-
-# ---------------------------------------------------------------------------
-# Additions of the integration chapter: run-and-observe, kinetic energy, the
-# Verlet amplification matrix, and the generalised-alpha family (HHT-alpha,
-# Chung-Hulbert), which contains Newmark as alpha_m = alpha_f = 0.
-# ---------------------------------------------------------------------------
-
-
-__all__ += [
-    "observe",
-    "kinetic_energy",
-    "verlet_amplification",
-    "generalized_alpha_parameters",
-    "hht_parameters",
-    "generalized_alpha_step",
-    "generalized_alpha",
-    "generalized_alpha_amplification",
-]
-
-
-def observe(step, state, nsteps, fn, stop=None):
-    """March ``state = step(*state)`` and record ``fn(*state)`` after every step.
-
-    A lean alternative to storing whole trajectories when a long run is only
-    needed through a few numbers (an energy, a tip coordinate).
-
-    Parameters
-    ----------
-    step : callable
-        ``step(*state) -> state`` (a tuple of arrays), e.g.
-        ``lambda q, v, a: verlet_step(q, v, a, dt, accel)``.
-    state : tuple of ndarray
-        Initial state.
-    nsteps : int
-        Number of steps.
-    fn : callable
-        ``fn(*state) -> float or ndarray``, recorded at step 0 and after each step.
-    stop : callable, optional
-        ``stop(value) -> bool``; the run ends after the first step at which it
-        is true (that value is kept).
-
-    Returns
-    -------
-    values : ndarray, shape (n + 1, ...)
-        ``fn`` at steps 0..n, with n = nsteps unless ``stop`` ended the run.
-    state : tuple
-        The state after step n.
-
-    Raises
-    ------
-    FloatingPointError
-        If a recorded value is not finite (names the step).
-
-    Examples
-    --------
-    >>> acc = lambda q: -q
-    >>> st = (np.ones(1), np.zeros(1), -np.ones(1))
-    >>> vals, st = observe(lambda q, v, a: verlet_step(q, v, a, 0.1, acc), st, 5,
-    ...                    lambda q, v, a: q[0], stop=lambda x: x < 0.96)
-    >>> len(vals), round(float(vals[-1]), 6)        # stopped after step 3
-    (4, 0.955299)
-    """
-    nsteps = _check_int(nsteps, "nsteps")
-    state = tuple(state)
-    vals = [np.asarray(fn(*state), dtype=float)]
-    for n in range(1, nsteps + 1):
-        state = tuple(step(*state))
-        val = np.asarray(fn(*state), dtype=float)
-        if not np.all(np.isfinite(val)):
-            raise FloatingPointError(f"observed value became non-finite at step {n}")
-        vals.append(val)
-        if stop is not None and stop(val):
-            break
-    return np.array(vals), state
-
-
-def kinetic_energy(mass, v):
-    """Kinetic energy T = v^T M v / 2 of one velocity or a stack of them.
-
-    Parameters
-    ----------
-    mass : ndarray (n,) lumped, ndarray (n, n) or sparse (n, n)
-    v : ndarray, shape (n,) or (m, n)
-
-    Returns
-    -------
-    float or ndarray of shape (m,)
-
-    Examples
-    --------
-    >>> kinetic_energy(np.array([2.0, 4.0]), np.array([[1.0, 0.5], [0.0, 1.0]])).tolist()
-    [1.5, 2.0]
-    """
-    v = np.asarray(v, dtype=float)
-    n = v.shape[-1]
-    M = check_mass(mass, n)
-    Mv = M * v if M.ndim == 1 else (M @ v.T).T
-    T = 0.5 * np.sum(v * Mv, axis=-1)
-    return float(T) if v.ndim == 1 else T
-
-
-def verlet_amplification(omega, dt):
-    """Amplification matrix of velocity Verlet on u'' + omega^2 u = 0, state (u, dt v).
-
-    With W = omega dt,
-
-        A = [[1 - W^2/2, 1], [-W^2 (1 - W^2/4), 1 - W^2/2]],   det A = 1,
-
-    so the eigenvalues lie on the unit circle for W <= 2 and one of them is
-    real with modulus > 1 for W > 2: the limit dt_c = 2/omega.
-
-    Examples
-    --------
-    >>> A = verlet_amplification(1.0, 2.2)
-    >>> round(float(np.linalg.det(A)), 12), round(float(abs(np.linalg.eigvals(A)).max()), 4)
-    (1.0, 2.4282)
-    """
-    W2 = (float(omega) * _check_dt(dt)) ** 2
-    return np.array([[1.0 - W2 / 2, 1.0], [-W2 * (1.0 - W2 / 4), 1.0 - W2 / 2]])
 
 
 def generalized_alpha_parameters(rho_inf):
@@ -1188,52 +1133,6 @@ def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback
         return u1, v1, a1
 
     return _run(step, u0, v0, dt, nsteps, every, callback, a0, info)
-
-
-def generalized_alpha_amplification(omega, dt, params):
-    """Amplification matrix of the generalised-alpha method on u'' + omega^2 u = 0.
-
-    State (u, dt v, dt^2 a).  From the step equations with W = omega dt,
-    the new scaled acceleration is
-
-        A_1 = -[W^2 u + W^2 (1 - alpha_f)(dt v + (1/2 - beta) A) + alpha_m A]
-              / [(1 - alpha_m) + beta W^2 (1 - alpha_f)],
-
-    and u_1, dt v_1 follow from Newmark's kinematics.  Its spectral radius
-    is the amplitude decay per step of a mode of frequency omega.
-
-    Examples
-    --------
-    >>> A = generalized_alpha_amplification(1.0, 1e9, generalized_alpha_parameters(0.5))
-    >>> round(float(abs(np.linalg.eigvals(A)).max()), 6)
-    0.5
-    """
-    am, af, beta, gamma = _check_params(params)
-    W2 = (float(omega) * _check_dt(dt)) ** 2
-    D = (1.0 - am) + beta * W2 * (1.0 - af)
-    c = -np.array([W2, W2 * (1.0 - af), am + W2 * (1.0 - af) * (0.5 - beta)]) / D
-    return np.array([
-        np.array([1.0, 1.0, 0.5 - beta]) + beta * c,
-        np.array([0.0, 1.0, 1.0 - gamma]) + gamma * c,
-        c,
-    ])
-
-
-# ---------------------------------------------------------------------------
-# Additions of the energy chapter (issue 16): an energy-conserving implicit
-# scheme built on Gonzalez's discrete gradient (model-independent, solved by
-# newton_solve with halving), and the explicit step limit with damping.
-# ---------------------------------------------------------------------------
-
-
-__all__ += [
-    "discrete_gradient_correction",
-    "discrete_gradient_step",
-    "discrete_gradient",
-    "leapfrog_damped_step",
-    "damped_leapfrog_amplification",
-    "damped_critical_step",
-]
 
 
 def discrete_gradient_correction(energy0, energy1, g_mid, dq, mass=None):
@@ -1473,60 +1372,19 @@ def discrete_gradient(q0, v0, dt, nsteps, energy, force, mass, damping=None, eve
     return _run(step, q0, v0, dt, nsteps, every, callback, np.zeros_like(q0), info)
 
 
-def leapfrog_damped_step(q, vh, dt, accel):
-    """One leapfrog (central-difference) step with a velocity-dependent force.
+# ---------------------------------------------------------------------------
+# stability and accuracy: step limits, amplification matrices, period errors
+# ---------------------------------------------------------------------------
+def critical_step(omega_max):
+    """Stability limit 2 / omega_max of Verlet and central differences.
 
-        v_{n+1/2} = v_{n-1/2} + dt accel(q_n, v_{n-1/2}),   q_{n+1} = q_n + dt v_{n+1/2}.
-
-    The damping force sees the lagged half-step velocity, which keeps the step
-    explicit for any damping (a non-diagonal C included).  On one mode
-    u'' + 2 zeta omega u' + omega^2 u = 0 its stability limit is
-    :func:`damped_critical_step`.
-
-    Parameters
-    ----------
-    q : ndarray
-        Position q_n.
-    vh : ndarray
-        Half-step velocity v_{n-1/2}.
-    dt : float
-    accel : callable
-        ``accel(q, v) -> a`` (elastic and damping force over the mass).
-
-    Returns
-    -------
-    (q, vh) : tuple of ndarray
-        q_{n+1} and v_{n+1/2}.
-
-    Examples
-    --------
-    >>> acc = lambda q, v: -q - 0.2 * v
-    >>> q, vh = leapfrog_damped_step(np.ones(1), np.zeros(1), 0.1, acc)
-    >>> q.round(6).tolist(), vh.round(6).tolist()
-    ([0.99], [-0.1])
+    >>> critical_step(4.0)
+    0.5
     """
-    vh1 = vh + dt * np.asarray(accel(q, vh), dtype=float)
-    return q + dt * vh1, vh1
-
-
-def damped_leapfrog_amplification(omega, dt, zeta):
-    """Amplification matrix of :func:`leapfrog_damped_step` on one damped mode.
-
-    For u'' + 2 zeta omega u' + omega^2 u = 0 with W = omega dt and the state
-    (u_n, dt v_{n-1/2}),
-
-        A = [[1 - W^2, 1 - 2 zeta W], [-W^2, 1 - 2 zeta W]],
-        det A = 1 - 2 zeta W,   tr A = 2 - W^2 - 2 zeta W.
-
-    Examples
-    --------
-    >>> A = damped_leapfrog_amplification(1.0, 0.1, 0.0)
-    >>> round(float(np.linalg.det(A)), 12)
-    1.0
-    """
-    W = float(omega) * _check_dt(dt)
-    z = float(zeta)
-    return np.array([[1.0 - W * W, 1.0 - 2.0 * z * W], [-W * W, 1.0 - 2.0 * z * W]])
+    w = float(omega_max)
+    if not (np.isfinite(w) and w > 0):
+        raise ValueError(f"omega_max must be positive, got {omega_max!r}")
+    return 2.0 / w
 
 
 def damped_critical_step(omega, zeta):
@@ -1567,3 +1425,119 @@ def damped_critical_step(omega, zeta):
     if not np.all(np.isfinite(z) & (z >= 0)):
         raise ValueError(f"zeta must be non-negative and finite, got {zeta!r}")
     return float(np.min(2.0 / w * (np.sqrt(1.0 + z * z) - z)))
+
+
+def verlet_amplification(omega, dt):
+    """Amplification matrix of velocity Verlet on u'' + omega^2 u = 0, state (u, dt v).
+
+    With W = omega dt,
+
+        A = [[1 - W^2/2, 1], [-W^2 (1 - W^2/4), 1 - W^2/2]],   det A = 1,
+
+    so the eigenvalues lie on the unit circle for W <= 2 and one of them is
+    real with modulus > 1 for W > 2: the limit dt_c = 2/omega.
+
+    Examples
+    --------
+    >>> A = verlet_amplification(1.0, 2.2)
+    >>> round(float(np.linalg.det(A)), 12), round(float(abs(np.linalg.eigvals(A)).max()), 4)
+    (1.0, 2.4282)
+    """
+    W2 = (float(omega) * _check_dt(dt)) ** 2
+    return np.array([[1.0 - W2 / 2, 1.0], [-W2 * (1.0 - W2 / 4), 1.0 - W2 / 2]])
+
+
+def damped_leapfrog_amplification(omega, dt, zeta):
+    """Amplification matrix of :func:`leapfrog_damped_step` on one damped mode.
+
+    For u'' + 2 zeta omega u' + omega^2 u = 0 with W = omega dt and the state
+    (u_n, dt v_{n-1/2}),
+
+        A = [[1 - W^2, 1 - 2 zeta W], [-W^2, 1 - 2 zeta W]],
+        det A = 1 - 2 zeta W,   tr A = 2 - W^2 - 2 zeta W.
+
+    Examples
+    --------
+    >>> A = damped_leapfrog_amplification(1.0, 0.1, 0.0)
+    >>> round(float(np.linalg.det(A)), 12)
+    1.0
+    """
+    W = float(omega) * _check_dt(dt)
+    z = float(zeta)
+    return np.array([[1.0 - W * W, 1.0 - 2.0 * z * W], [-W * W, 1.0 - 2.0 * z * W]])
+
+
+def newmark_amplification(omega, dt, beta=0.25, gamma=0.5):
+    """Amplification matrix A of Newmark on u'' + omega^2 u = 0, state (u, dt v).
+
+    From (1 + beta W^2) u_1 = (1 - (1/2 - beta) W^2) u + dt v and
+    dt v_1 = dt v - W^2 [(1 - gamma) u + gamma u_1], W = omega dt.
+
+    >>> A = newmark_amplification(1.0, 0.1)
+    >>> round(float(abs(np.linalg.eigvals(A)).max()), 12)   # trapezoidal rule: |lambda| = 1
+    1.0
+    """
+    W2 = (float(omega) * _check_dt(dt)) ** 2
+    d = 1.0 + beta * W2
+    uu = (1.0 - (0.5 - beta) * W2) / d
+    uv = 1.0 / d
+    return np.array([[uu, uv],
+                     [-W2 * ((1.0 - gamma) + gamma * uu), 1.0 - W2 * gamma * uv]])
+
+
+def newmark_frequency(omega, dt, beta=0.25, gamma=0.5):
+    """Numerical angular frequency of Newmark-beta on u'' + omega^2 u = 0.
+
+    omega_bar = |arg lambda| / dt with lambda an eigenvalue of
+    :func:`newmark_amplification`.  For beta = 1/4, gamma = 1/2 this is the
+    closed form tan(omega_bar dt / 2) = omega dt / 2.  Returns ``nan`` when
+    the eigenvalues are real (no oscillation).
+
+    Examples
+    --------
+    >>> w, dt = 2.0, 0.3
+    >>> bool(np.isclose(newmark_frequency(w, dt), 2 / dt * np.arctan(w * dt / 2), rtol=1e-14))
+    True
+    """
+    lam = np.linalg.eigvals(newmark_amplification(omega, dt, beta, gamma))
+    if np.all(np.abs(lam.imag) == 0):
+        return float("nan")
+    return float(np.abs(np.angle(lam)).max() / dt)
+
+
+def newmark_period_error(omega, dt):
+    """Leading relative period elongation of the trapezoidal rule, (omega dt)^2 / 12.
+
+    >>> newmark_period_error(1.0, 0.6)
+    0.03
+    """
+    return (float(omega) * _check_dt(dt)) ** 2 / 12.0
+
+
+def generalized_alpha_amplification(omega, dt, params):
+    """Amplification matrix of the generalised-alpha method on u'' + omega^2 u = 0.
+
+    State (u, dt v, dt^2 a).  From the step equations with W = omega dt,
+    the new scaled acceleration is
+
+        A_1 = -[W^2 u + W^2 (1 - alpha_f)(dt v + (1/2 - beta) A) + alpha_m A]
+              / [(1 - alpha_m) + beta W^2 (1 - alpha_f)],
+
+    and u_1, dt v_1 follow from Newmark's kinematics.  Its spectral radius
+    is the amplitude decay per step of a mode of frequency omega.
+
+    Examples
+    --------
+    >>> A = generalized_alpha_amplification(1.0, 1e9, generalized_alpha_parameters(0.5))
+    >>> round(float(abs(np.linalg.eigvals(A)).max()), 6)
+    0.5
+    """
+    am, af, beta, gamma = _check_params(params)
+    W2 = (float(omega) * _check_dt(dt)) ** 2
+    D = (1.0 - am) + beta * W2 * (1.0 - af)
+    c = -np.array([W2, W2 * (1.0 - af), am + W2 * (1.0 - af) * (0.5 - beta)]) / D
+    return np.array([
+        np.array([1.0, 1.0, 0.5 - beta]) + beta * c,
+        np.array([0.0, 1.0, 1.0 - gamma]) + gamma * c,
+        c,
+    ])
