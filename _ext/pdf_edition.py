@@ -69,7 +69,7 @@ def column_widths(cells: list[list[str]], line: int = LINE_CHARS, pad: int = CEL
         return None
     widths = [float(w) for w in longest]
     spare = room - sum(widths)
-    want = [n - w for n, w in zip(natural, widths)]
+    want = [max(0.0, n - w) for n, w in zip(natural, widths)]
     while spare > 0.5 and sum(want) > 0.5:
         total = sum(want)
         give = [spare * w / total for w in want]

@@ -16,7 +16,7 @@ checked without editing this file:
   show (Markdown tables in the prose and in the shown outputs of notebook cells);
 * every row of the reproduction ledger is printed: each registry key
   (``tools/make_ledger.py rows()``) is a word of the PDF, and the last word on its
-  line (the status column: cells are top-aligned) is the first word of its status;
+  line (the status column: cells are top-aligned) is a word of its status;
 * everything is on the page and inside the text block: no word of ``pdftotext
   -bbox-layout`` lies left or right of the text block (its edges are the most common
   left and right ends of the text lines) by more than ``MARGIN_TOL`` points, the
@@ -152,7 +152,7 @@ def check_ledger(pages: list[list[tuple]], rows: list[tuple[str, str]]) -> list[
     """Every ledger row printed with its status.
 
     A row is its key (a word of its own) and, as the last word on the key's line (the
-    status column is the last, its cells top-aligned), the first word of its status.
+    status column is the last, its cells top-aligned), a word of its status.
     ``pages`` is :func:`page_words`.  Returns the failures: keys not found and rows
     whose last word is not their status.
 
@@ -163,7 +163,8 @@ def check_ledger(pages: list[list[tuple]], rows: list[tuple[str, str]]) -> list[
     >>> check_ledger([page[:4]], [("a_x", "approximate"), ("b_y", "not reproducible")])
     ['ledger row a_x: status reproduced, not approximate', 'ledger rows missing from the PDF (1 of 2): b_y']
     """
-    first = {s.split()[0]: s for s in {status for _, status in rows}}
+    # a status cell may wrap ("not" / "reproducible"): any of its words names it
+    first = {w: s for s in {status for _, status in rows} for w in s.split()}
     seen: dict[str, list[str]] = {}
     rows_of = dict(rows)
     keys = sorted(rows_of, key=len, reverse=True)
