@@ -17,7 +17,8 @@ dead proxy, so a page that needs the network shows it.  For each page it checks:
   inside their own box (that is allowed; the page itself may not);
 * at both widths (1280 and 390 px) no display equation, table or code block is
   clipped: wherever its content is wider than the box that shows it, that box scrolls
-  sideways with a visible scroll bar (:data:`CLIP_JS`); code blocks do not wrap (a
+  sideways with a visible cue, a scroll bar or edge shadows (:data:`CLIP_JS`); code
+  blocks do not wrap (a
   wrapped line loses Python's indentation).  Each clipped box is listed by its
   equation number or TeX, its table's header, or its code's first line.
 
@@ -64,7 +65,11 @@ OVERFLOW_JS = """() => {
 }"""
 # Display equations, tables and code blocks whose content is wider than the box that
 # shows it (the nearest of itself and its ancestors whose overflow-x is not visible)
-# while that box has no visible horizontal scroll bar; and code that wraps.
+# while that box does not scroll with a visible cue; and code that wraps.  Headless
+# Chromium draws no scroll bars (as a phone or macOS shows none until the reader
+# scrolls), so the cue is a scroll bar that takes room where one is drawn, or edge
+# shadows that scroll with the content (a gradient background with attachment local,
+# _static/responsive.css): a box that merely scrolls, with nothing to show it, fails.
 CLIP_JS = """() => {
   const root = document.querySelector('main') || document.body;
   const boxes = root.querySelectorAll('mjx-container[display="true"], div.math, table, div.highlight pre');
@@ -99,9 +104,11 @@ CLIP_JS = """() => {
       if (right > visible + 1 || box.scrollWidth > box.clientWidth + 1 && box === el) {
         const bar = box.offsetHeight - box.clientHeight - parseFloat(cs.borderTopWidth) - parseFloat(cs.borderBottomWidth);
         const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'scroll';
-        if (!scrolls || bar <= 0) { clipped = true;
+        // a cue: a scroll bar that takes room, or edge shadows that scroll with the content
+        const shadow = cs.backgroundImage.includes('gradient') && cs.backgroundAttachment.includes('local');
+        if (!scrolls || (bar <= 0 && !shadow)) { clipped = true;
           why = Math.round(Math.max(right, b.left + box.scrollWidth) - visible) + ' px cut off, ' +
-                (scrolls ? 'scrolls without a visible scroll bar' : 'overflow-x ' + cs.overflowX); } } }
+                (scrolls ? 'scrolls with no visible cue' : 'overflow-x ' + cs.overflowX); } } }
     if (!clipped && el.matches('pre') && getComputedStyle(el).whiteSpace !== 'pre') {
       clipped = true; why = 'wraps (white-space ' + getComputedStyle(el).whiteSpace + ')'; }
     if (clipped) { const name = label(el) + ': ' + why;
