@@ -99,22 +99,55 @@ def savefig(fig, chapter: str, name: str) -> Path:
     return path
 
 
-def md_table(header, rows, align="left"):
+def md_table(header, rows, align="left", caption=None, name=None):
     """A markdown table (an ``IPython.display.Markdown``) from preformatted strings.
 
     ``header`` is a list of column titles, ``rows`` a list of lists of strings;
     ``align`` is ``"left"`` or ``"right"`` for every column.  A ``|`` inside a cell is
     escaped so it cannot split the cell.  Notebook outputs rendered this way are
     compared verbatim by nbval, so format the numbers before passing them.
+
+    With a ``caption`` the table is a MyST ``{table}`` directive: numbered ("Table 3.2")
+    and captioned in both editions; ``name`` (letters, digits, ``-`` and ``_``) is its
+    label, so the prose can say ``{numref}`tab-rod-frequencies```.
+
+    >>> print(md_table(["N", "omega"], [["20", "3.52"]], align="right").data)
+    | N | omega |
+    |---:|---:|
+    | 20 | 3.52 |
+    >>> print(md_table(["N"], [["20"]], caption="Mesh sizes", name="tab-mesh").data)
+    :::{table} Mesh sizes
+    :name: tab-mesh
+    <BLANKLINE>
+    | N |
+    |---|
+    | 20 |
+    :::
+    >>> md_table(["N"], [["20"]], name="tab-mesh")
+    Traceback (most recent call last):
+    ...
+    ValueError: name needs a caption (an uncaptioned table has no number to refer to)
     """
+    import re
+
     from IPython.display import Markdown
 
     if align not in ("left", "right"):
         raise ValueError(f"align must be 'left' or 'right', got {align!r}")
+    if caption is not None and (not isinstance(caption, str) or not caption.strip()
+                                or "\n" in caption):
+        raise ValueError(f"caption must be a one-line, non-empty string, got {caption!r}")
+    if name is not None:
+        if caption is None:
+            raise ValueError("name needs a caption (an uncaptioned table has no number to refer to)")
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
+            raise ValueError(f"name must be letters, digits, '-' and '_', got {name!r}")
     rule = "---:|" if align == "right" else "---|"
 
     def line(cells):
         return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
     out = [line(header), "|" + rule * len(header)] + [line(r) for r in rows]
+    if caption is not None:
+        out = [f":::{{table}} {caption.strip()}"] + ([f":name: {name}"] if name else []) + [""] + out + [":::"]
     return Markdown("\n".join(out))

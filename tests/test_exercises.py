@@ -42,7 +42,9 @@ def test_factor_two_and_powers_of_ten_are_named(key):
         pytest.skip("the answer is zero within tolerance")
     assert exercises.check(key, 2 * e).hint == "factor 2"
     assert exercises.check(key, e / 2).hint == "factor 2"
-    assert exercises.check(key, 100 * e).hint == "magnitude"
+    assert exercises.check(key, 100 * e).hint == "percent"
+    assert exercises.check(key, e / 100).hint == "percent"
+    assert exercises.check(key, 1000 * e).hint == "magnitude"
     assert exercises.check(key, e / 1000).hint == "magnitude"
 
 
@@ -117,3 +119,61 @@ def test_a_zero_expected_entry_reports_an_absolute_error():
         assert exercises.check("demo-zero", [2.0, 0.0]).hint == "order"
     finally:
         exercises.unregister("demo-zero")
+
+
+def test_squares_ratios_and_counts_off_by_one_are_named():
+    @exercises.exercise("demo-omega", rtol=1e-6)
+    def _omega():
+        return np.array([3.0, 7.5])
+
+    @exercises.exercise("demo-ratio", rtol=1e-6)
+    def _ratio():
+        return 1.04
+
+    @exercises.exercise("demo-count", atol=0.5)
+    def _count():
+        return 12.0
+
+    try:
+        assert exercises.check("demo-omega", [9.0, 56.25]).hint == "squared"
+        assert exercises.check("demo-omega", np.sqrt([3.0, 7.5])).hint == "squared"
+        for slip in (0.04, 4.0, -0.04, -4.0, 104.0):
+            # ratio - 1, in percent, 1 - ratio, in percent, and the ratio in percent
+            want = "percent" if slip == 104.0 else "ratio - 1"
+            assert exercises.check("demo-ratio", slip).hint == want, slip
+        assert exercises.check("demo-count", 11.0).hint == "off by one"
+        assert exercises.check("demo-count", 13.0).hint == "off by one"
+        assert exercises.check("demo-count", 14.0).hint == "value"
+    finally:
+        for key in ("demo-omega", "demo-ratio", "demo-count"):
+            exercises.unregister(key)
+
+
+def test_an_exercises_own_slip_is_named_first_and_must_be_told_apart():
+    @exercises.exercise("demo-slip", rtol=1e-3, text="the discrete value",
+                        slips={"continuum": (lambda: 2.2, "the continuum formula")})
+    def _discrete():
+        return 2.0
+
+    @exercises.exercise("demo-blind", rtol=0.2, slips={"near": (lambda: 2.2, "too close")})
+    def _blind():
+        return 2.0
+
+    try:
+        verdict = exercises.check("demo-slip", 2.2)
+        assert verdict.hint == "continuum" and "the continuum formula" in verdict.message
+        assert exercises.check("demo-slip", 4.0).hint == "factor 2"
+        with pytest.raises(ValueError, match="accepts its slip 'near'"):
+            exercises.check("demo-blind", 3.0)
+    finally:
+        exercises.unregister("demo-slip")
+        exercises.unregister("demo-blind")
+    with pytest.raises(ValueError, match="slips"):
+        exercises.exercise("demo-bad", slips={"x": 2.2})
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if exercises._entry(k).slips])
+def test_every_own_slip_is_refused_with_its_name(key):
+    for name, wrong, _ in exercises._slip_answers(exercises._entry(key)):
+        verdict = exercises.check(key, wrong)
+        assert not verdict.correct and verdict.hint == name

@@ -33,7 +33,7 @@ def test_every_group_b_chapter_registers_checks(chapter):
 # -- fem ---------------------------------------------------------------------------------
 def test_fem_locking_ratio_as_fraction_or_at_nu_03_is_refused():
     ratios = solution("fem-1")
-    wrong("fem-1", ratios / 100, "magnitude")                   # fraction, not percent
+    wrong("fem-1", ratios / 100, "percent")                     # fraction, not percent
     wrong("fem-1", [100 * fem.cantilever_tip_ratio(nx, ny, "T3", 0.3) for nx, ny in ((20, 2), (40, 4))])
     wrong("fem-1", ratios[:1], "shape")                         # only one mesh
 
@@ -107,7 +107,7 @@ def test_explicit_steps_per_period_instead_of_per_release_is_refused():
 
 # -- actuation ---------------------------------------------------------------------------
 def test_taper_deviations_as_fractions_are_named():
-    wrong("actuation-taper", solution("actuation-taper") / 100, "magnitude")
+    wrong("actuation-taper", solution("actuation-taper") / 100, "percent")
 
 
 def test_buckling_eigenvalues_swapped_are_refused():
@@ -124,13 +124,26 @@ def test_lambda_prediction_without_the_factor_2_or_the_old_distance_is_refused()
     far = ac.inverse(r, [tip], target, tau_max=30.0)
     pred, real = solution("actuation-lambda")
     wrong("actuation-lambda", [np.sqrt(far.distance**2 - far.multipliers[0]), real])
-    wrong("actuation-lambda", [far.distance, far.distance])
+    wrong("actuation-lambda", [far.distance, far.distance], "value")
+
+
+def test_lambda_prediction_from_the_linearised_distance_is_named():
+    """The multiplier is d(d^2/2)/d tau_max: linearising d itself (d - lambda/d) is first
+    order too but lands 1.4e-3 from the chapter's prediction (and by chance next to the
+    solved value); taking lambda as the slope of d (d - lambda) is simply wrong."""
+    from lib.exercises.actuation import _unreachable
+    d, lam, real = _unreachable()
+    pred = solution("actuation-lambda")[0]
+    assert abs((d - lam / d) / pred - 1) > 5 * 2e-4
+    verdict = wrong("actuation-lambda", [d - lam / d, real], "linearised distance")
+    assert "d^2/2" in verdict.message
+    wrong("actuation-lambda", [d - lam, real], "multiplier slope")
 
 
 def test_ramp_overshoot_as_fraction_or_as_ratio_is_refused():
     over = solution("actuation-ramp")
-    wrong("actuation-ramp", over / 100, "magnitude")
-    wrong("actuation-ramp", 1 + over / 100)                    # max / static, not minus 1
+    wrong("actuation-ramp", over / 100, "percent")
+    wrong("actuation-ramp", 1 + over / 100, "ratio - 1")       # max / static, not minus 1
 
 
 # -- constraints -------------------------------------------------------------------------
@@ -173,4 +186,5 @@ def test_condition_exponent_is_a_power_not_an_exponential_rate():
 def test_thick_rod_frequency_is_not_euler_bernoulli_or_the_slender_value():
     wrong("crosscheck-5a", beam.euler_bernoulli_omegas(1)[0])
     wrong("crosscheck-5a", cc.timoshenko_omegas_transfer(1, 0.04)[0])
-    wrong("crosscheck-5b", solution("crosscheck-5b") / 100, "magnitude")
+    wrong("crosscheck-5b", solution("crosscheck-5b") / 100, "percent")
+    wrong("crosscheck-5b", 1 - solution("crosscheck-5b") / 100, "ratio - 1")   # the ratio

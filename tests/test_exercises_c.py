@@ -4,6 +4,7 @@ folded solutions state."""
 import numpy as np
 
 from lib import beam, damping, integrate, rod
+from lib import exercises
 from lib import levels as lv
 from lib.exercises import check, solution
 
@@ -20,7 +21,7 @@ def test_energy2a_zeta_halves_the_limit_and_two_zeta_is_a_factor_two_slip():
     z = solution("energy-2a")
     assert abs(np.sqrt(1 + z ** 2) - z - 0.5) < 1e-12
     assert _hint("energy-2a", 2 * z) == "factor 2"          # tau omega_max given for zeta
-    assert _hint("energy-2a", 100 * z) == "magnitude"       # percent
+    assert _hint("energy-2a", 100 * z) == "percent"
 
 
 def test_energy2b_tau_halves_the_damped_critical_step_of_the_rod():
@@ -51,8 +52,9 @@ def test_energy3_first_overdamped_mode_sits_just_above_the_onset():
 
 
 def test_energy3_zero_based_index_cyclic_frequency_and_small_root_are_refused():
-    assert _hint("energy-3a", solution("energy-3a") - 1) == "value"   # 0-based index
+    assert _hint("energy-3a", solution("energy-3a") - 1) == "off by one"   # 0-based index
     assert _hint("energy-3b", solution("energy-3b") / (2 * np.pi)) == "factor 2pi"
+    assert _hint("energy-3b", solution("energy-3b") ** 2) == "squared"   # the eigenvalue
     from lib.exercises.energy import _arm
     _, a, b = _arm()
     small = (1 - np.sqrt(1 - a * b)) / b                   # the other root: the slow modes
@@ -61,19 +63,19 @@ def test_energy3_zero_based_index_cyclic_frequency_and_small_root_are_refused():
     assert _hint("energy-3c", small) in ("value", "magnitude")
 
 
-def test_energy4_newmark_error_is_large_and_percent_is_a_magnitude_slip():
+def test_energy4_newmark_error_is_large_and_percent_is_a_percent_slip():
     e = solution("energy-4")
     assert e > 1e-3
-    assert _hint("energy-4", 100 * e) == "magnitude"
+    assert _hint("energy-4", 100 * e) == "percent"
     assert _hint("energy-4", 1e-16) in ("value", "magnitude")   # the discrete gradient's
 
 
 # --- levels -------------------------------------------------------------------------
 
-def test_levels1_errors_fall_with_segments_and_fractions_are_a_magnitude_slip():
+def test_levels1_errors_fall_with_segments_and_fractions_are_a_percent_slip():
     e = solution("levels-1")
     assert e.shape == (3,) and np.all(np.diff(e) < 0) and np.all(e > 0)
-    assert _hint("levels-1", e / 100) == "magnitude"
+    assert _hint("levels-1", e / 100) == "percent"
     assert _hint("levels-1", e[::-1]) == "order"
     assert _hint("levels-1", e[:2]) == "shape"
 
@@ -93,6 +95,17 @@ def test_levels3_step_counts_ascend_and_rounding_either_way_is_accepted():
     assert _hint("levels-3", n + 5) == "value"
 
 
+def test_levels3_each_levels_own_period_is_named():
+    """The text fixes the period: T1 of the reference FEM for all three levels.  Each
+    level's own period differs by 20 steps for the rod and 400 for the FEM."""
+    from lib.exercises.levels import _own_period, _steps
+    own = _steps(_own_period)
+    n = solution("levels-3")
+    assert np.abs(own - n).max() > 10
+    assert _hint("levels-3", own) == "own period"
+    assert "reference FEM" in exercises._entry("levels-3").text
+
+
 def test_levels4_third_rod_frequency_is_the_stretch_mode_not_euler_bernoulli():
     r = solution("levels-4")
     eb = beam.euler_bernoulli_omegas(3)
@@ -106,5 +119,5 @@ def test_levels4_third_rod_frequency_is_the_stretch_mode_not_euler_bernoulli():
 def test_levels5_predictions_in_fraction_or_without_two_pi_are_named():
     p = solution("levels-5")
     assert p.shape == (3,) and np.all(p > 0)
-    assert _hint("levels-5", p / 100) == "magnitude"
+    assert _hint("levels-5", p / 100) == "percent"
     assert _hint("levels-5", p / (2 * np.pi)) == "factor 2pi"   # |delta| alone

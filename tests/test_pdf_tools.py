@@ -68,9 +68,37 @@ def fake_pdf(tmp_path, monkeypatch):
         "pdfinfo": "Title: book\nPages:          200\n",
         "pdfimages": "page num type width height\n------\n"
                      + "".join(f"1 {i} image 10 10\n1 {i} smask 10 10\n" for i in range(len(figs))),
+        "bbox": bbox_page(prose_lines(6) + ledger_words(check_pdf.ledger_rows())),
     }
-    monkeypatch.setattr(check_pdf, "_run", lambda cmd: answers[cmd[0]])
+    monkeypatch.setattr(check_pdf, "_run", lambda cmd: answers[
+        "bbox" if "-bbox-layout" in cmd else cmd[0]])
     return pdf, answers, len(figs)
+
+
+def _word(x0, y, text, width=30.0):
+    return f'<word xMin="{x0}" yMin="{y}" xMax="{x0 + width}" yMax="{y + 9}">{text}</word>'
+
+
+def prose_lines(n, left=72.0, right=540.0):
+    """Justified prose: n lines from the left to the right edge of the text block."""
+    return [f'<line xMin="{left}" yMin="{100 + 12 * i}" xMax="{right}" yMax="{109 + 12 * i}">'
+            + _word(left, 100 + 12 * i, "text") + _word(right - 30, 100 + 12 * i, "text") + "</line>"
+            for i in range(n)]
+
+
+def ledger_words(rows, y0=200.0):
+    """One line per ledger row: the key on the left, its status as the last word."""
+    out = []
+    for i, (key, status) in enumerate(rows):
+        y = y0 + 12 * i
+        words = [_word(80, y, key, 100), _word(200, y, "note")]
+        words += [_word(440 + 45 * j, y, w, 40) for j, w in enumerate(status.split())]
+        out.append("".join(words))
+    return out
+
+
+def bbox_page(items):
+    return '<doc><page width="612" height="9000">' + "".join(items) + "</page></doc>"
 
 
 def test_a_complete_pdf_passes(fake_pdf):
@@ -140,6 +168,81 @@ def test_tables_of_counts_prose_tables_and_shown_markdown_outputs_only(tmp_path)
     assert check_pdf.tables_of(path) == 2
 
 
+def test_a_lost_ledger_row_and_a_wrong_status_fail(fake_pdf):
+    pdf, answers, _ = fake_pdf
+    rows = check_pdf.ledger_rows()
+    (lost, _), (changed, status) = rows[3], rows[5]
+    other = "approximate" if status != "approximate" else "reproduced"
+    kept = [(k, other if k == changed else s) for k, s in rows if k != lost]
+    answers["bbox"] = bbox_page(prose_lines(6) + ledger_words(kept))
+    fails = check_pdf.check(pdf)
+    assert f"ledger rows missing from the PDF (1 of {len(rows)}): {lost}" in fails
+    assert f"ledger row {changed}: status {other}, not {status}" in fails
+
+
+def test_a_status_column_cut_off_fails(fake_pdf):
+    pdf, answers, _ = fake_pdf
+    rows = check_pdf.ledger_rows()
+    answers["bbox"] = bbox_page(prose_lines(6) + [w.split('<word xMin="440')[0] for w in ledger_words(rows)])
+    fails = check_pdf.check(pdf)
+    assert sum(f.startswith("ledger row ") and "status note" in f for f in fails) == len(rows)
+
+
+def test_words_outside_the_text_block_fail(fake_pdf):
+    pdf, answers, _ = fake_pdf
+    answers["bbox"] = answers["bbox"].replace("</page>", _word(560, 305, "sp") + _word(600, 327, "off") + "</page>")
+    (fail,) = check_pdf.check(pdf)
+    assert fail == "page 1: 2 words outside the text block: sp off"
+
+
+def test_tables_wider_than_the_text_and_pages_taller_than_the_page_fail(fake_pdf):
+    pdf, _, _ = fake_pdf
+    pdf.with_suffix(".log").write_text(
+        "Overfull \\hbox (1956.2pt too wide) in alignment at lines 22434--22456\n"
+        "Overfull \\hbox (0.5pt too wide) in alignment at lines 1--2\n"
+        "Overfull \\vbox (945.07pt too high) has occurred while \\output is active []\n"
+        "Overfull \\vbox (0.9pt too high) detected at line 3921\n")
+    fails = check_pdf.check(pdf)
+    assert fails == ["a table is 1956.2 pt wider than the text (book.tex lines 22434--22456)",
+                     "a page is 945.1 pt taller than the page: a table or box that cannot "
+                     "break runs off the bottom"]
+
+
+def test_html_only_wording_and_section_numbered_exercises_fail(fake_pdf):
+    pdf, answers, _ = fake_pdf
+    answers["pdftotext"] += "Code cells are folded; click to show them.\nExercise 1.10.1\n"
+    fails = check_pdf.check(pdf)
+    assert "HTML-only wording printed: 'click to show'" in fails
+    assert any(f.startswith("exercises numbered within sections") and "1.10.1" in f for f in fails)
+
+
+def test_text_block_is_the_most_common_line_ends():
+    html = bbox_page(prose_lines(5) + prose_lines(2, left=97.0, right=300.0))
+    assert check_pdf.text_block(html) == (72.0, 540.0)
+
+
+# ---------------------------------------------------------------- LaTeX tables (_ext/pdf_edition.py)
+pdf_edition = _load("pdf_edition", "_ext/pdf_edition.py")
+
+
+def test_column_widths_fit_the_line_and_keep_every_word_whole():
+    note = "a long note that has to wrap over several lines of its column " * 4
+    cells = [["quantity and note", "seed", "book", "status"],
+             ["integration_steps_per_period_N20 " + note, "2256", "2255.8", "not reproducible"]]
+    widths = pdf_edition.column_widths(cells, line=88, pad=2)
+    assert sum(widths) <= 88 - 2 * 4
+    longest = [max(len(w) for row in cells for w in row[j].split()) for j in range(4)]
+    assert all(w > n for w, n in zip(widths, longest))        # the longest word, plus one
+    assert widths[0] == max(widths)                             # the note takes the room
+
+
+def test_a_table_that_fits_keeps_latexs_layout_and_long_tables_are_counted_in_lines():
+    assert pdf_edition.column_widths([["N", "omega"], ["20", "3.52"]]) is None
+    rows = [["key", "x " * 60]] * 10
+    assert pdf_edition.table_lines(rows, widths=[10, 30]) == 40    # 120 chars at 30: 4 lines
+    assert pdf_edition.table_lines(rows[:2], widths=[10, 30]) <= pdf_edition.LONG_LINES
+
+
 def test_a_missing_pdf_is_reported(tmp_path):
     assert check_pdf.check(tmp_path / "book.pdf") == [f"{tmp_path / 'book.pdf'} does not exist: run make pdf"]
 
@@ -156,3 +259,31 @@ def test_a_missing_pdf_is_reported(tmp_path):
 def test_brace_scripts_gives_tex_what_mathjax_renders(mathjax, latex):
     assert latex_math.brace_scripts(mathjax) == latex
     assert latex_math.brace_scripts(latex) == latex               # idempotent
+
+
+# ---------------------------------------------------------------- licence, version, citation
+def test_citation_cff_is_cff_1_2_0_with_the_books_version_and_both_licences():
+    import tomllib
+
+    import yaml
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert cff["cff-version"] == "1.2.0"
+    for field in ("message", "title", "authors", "version", "date-released", "license"):
+        assert cff.get(field), field                      # the keys CFF 1.2.0 requires, and more
+    assert all("name" in a or "family-names" in a for a in cff["authors"])
+    assert str(cff["version"]) == version
+    assert set(cff["license"]) == {"MIT", "CC-BY-4.0"}
+    licence = (ROOT / "LICENSE").read_text()
+    assert "MIT License" in licence and "Creative Commons Attribution 4.0" in licence
+
+
+def test_the_version_extension_reads_pyproject_and_writes_the_footer(tmp_path):
+    book_version = _load("book_version", "_ext/book_version.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "2.3.4"\n')
+    assert book_version.book_version(tmp_path) == "2.3.4"
+    assert "Version 2.3.4" in book_version.footer_html("2.3.4")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    with pytest.raises(ValueError, match="version"):
+        book_version.book_version(tmp_path)

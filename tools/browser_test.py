@@ -13,8 +13,14 @@ dead proxy, so a page that needs the network shows it.  For each page it checks:
 * every image loaded (naturalWidth > 0),
 * no console error and no failed request,
 * at phone width (390 px) the document does not overflow sideways
-  (``scrollWidth <= clientWidth``): code wraps, and wide tables, equations and
-  animations scroll inside their own box (that is allowed; the page itself may not).
+  (``scrollWidth <= clientWidth``): wide tables, equations, code and animations scroll
+  inside their own box (that is allowed; the page itself may not);
+* at both widths (1280 and 390 px) no display equation, table or code block is
+  clipped: wherever its content is wider than the box that shows it, that box scrolls
+  sideways with a visible cue, a scroll bar or edge shadows (:data:`CLIP_JS`); code
+  blocks do not wrap (a
+  wrapped line loses Python's indentation).  Each clipped box is listed by its
+  equation number or TeX, its table's header, or its code's first line.
 
 Screenshots go to ``_build/screenshots/`` (``<page>.png`` at 1280 px and
 ``<page>-phone.png`` at 390 px).  Exits 1 listing every failure.
@@ -38,6 +44,7 @@ FLAGS = [
     "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=127.0.0.1",
 ]
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 # elements sticking out of the phone-width page, outside any scroll container
 OVERFLOW_JS = """() => {
   const doc = document.documentElement, w = doc.clientWidth;
@@ -55,6 +62,59 @@ OVERFLOW_JS = """() => {
         ' (right edge ' + Math.round(r.right) + ' px)');
       if (culprits.length >= 5) break; } }
   return {scroll: doc.scrollWidth, client: w, culprits: culprits};
+}"""
+# Display equations, tables and code blocks whose content is wider than the box that
+# shows it (the nearest of itself and its ancestors whose overflow-x is not visible)
+# while that box does not scroll with a visible cue; and code that wraps.  Headless
+# Chromium draws no scroll bars (as a phone or macOS shows none until the reader
+# scrolls), so the cue is a scroll bar that takes room where one is drawn, or edge
+# shadows that scroll with the content (a gradient background with attachment local,
+# _static/responsive.css): a box that merely scrolls, with nothing to show it, fails.
+CLIP_JS = """() => {
+  const root = document.querySelector('main') || document.body;
+  const boxes = root.querySelectorAll('mjx-container[display="true"], div.math, table, div.highlight pre');
+  const shown = el => { for (let p = el; p && p !== document.body && p !== document.documentElement; p = p.parentElement)
+      if (getComputedStyle(p).overflowX !== 'visible') return p;
+    return null; };
+  const label = el => {
+    if (el.matches('table')) {
+      const head = el.querySelector('tr');
+      return 'table "' + (head ? head.innerText : el.innerText).replace(/\\s+/g, ' ').trim().slice(0, 60) + '"'; }
+    if (el.matches('pre')) return 'code "' + el.innerText.split('\\n')[0].trim().slice(0, 60) + '"';
+    const block = el.closest('div.math') || el;
+    const eqno = block.querySelector('.eqno');
+    let tex = '';
+    try { const items = MathJax.startup.document.getMathItemsWithin(block);
+          if (items.length) tex = items[0].math; } catch (e) {}
+    return 'equation ' + (eqno ? eqno.innerText.replace(/[^0-9.()]/g, '') + ' ' : '') +
+      '"' + (tex || block.innerText).replace(/\\s+/g, ' ').trim().slice(0, 60) + '"'; };
+  const out = [], seen = new Set();
+  for (const el of boxes) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const box = shown(el);
+    const right = r.left + Math.max(r.width, el.scrollWidth);
+    let clipped = false, why = '';
+    if (box === null) {
+      const col = (el.closest('article') || root).getBoundingClientRect();
+      if (right > col.right + 1) { clipped = true; why = 'sticks out of the text column'; }
+    } else {
+      const b = box.getBoundingClientRect(), cs = getComputedStyle(box);
+      const visible = b.left + box.clientLeft + box.clientWidth;
+      if (right > visible + 1 || box.scrollWidth > box.clientWidth + 1 && box === el) {
+        const bar = box.offsetHeight - box.clientHeight - parseFloat(cs.borderTopWidth) - parseFloat(cs.borderBottomWidth);
+        const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'scroll';
+        // a cue: a scroll bar that takes room, or edge shadows that scroll with the content
+        const shadow = cs.backgroundImage.includes('gradient') && cs.backgroundAttachment.includes('local');
+        if (!scrolls || (bar <= 0 && !shadow)) { clipped = true;
+          why = Math.round(Math.max(right, b.left + box.scrollWidth) - visible) + ' px cut off, ' +
+                (scrolls ? 'scrolls with no visible cue' : 'overflow-x ' + cs.overflowX); } } }
+    if (!clipped && el.matches('pre') && getComputedStyle(el).whiteSpace !== 'pre') {
+      clipped = true; why = 'wraps (white-space ' + getComputedStyle(el).whiteSpace + ')'; }
+    if (clipped) { const name = label(el) + ': ' + why;
+      if (!seen.has(name)) { seen.add(name); out.push(name); } }
+  }
+  return out;
 }"""
 EXTERNAL = re.compile(
     r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I
@@ -133,7 +193,8 @@ def main(argv):
                 continue  # a redirect stub (index.html -> intro.html)
             for ref in static_external_refs(html):
                 failures.append(f"{page_path}: references outside the server: {ref}")
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page = browser.new_page(viewport=DESKTOP)
+            page.set_default_timeout(180_000)   # a full-page screenshot on a busy machine
             problems: list[str] = []
             page.on("console", lambda m, p=problems: p.append(f"console {m.type}: {m.text}")
                     if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
@@ -179,9 +240,11 @@ def main(argv):
                         problems.append(f"download link {link[0]} is not the notebook {src_nb.name}")
             shot = shots / (page_path.replace("/", "_").removesuffix(".html") + ".png")
             page.screenshot(path=str(shot), full_page=True)
+            problems += [f"at {DESKTOP['width']} px {box}" for box in page.evaluate(CLIP_JS)]
             # the same page at phone width: nothing may stick out sideways
             page.set_viewport_size(PHONE)
             page.wait_for_timeout(300)          # let the theme's layout settle
+            problems += [f"at {PHONE['width']} px {box}" for box in page.evaluate(CLIP_JS)]
             ov = page.evaluate(OVERFLOW_JS)
             if ov["scroll"] > ov["client"] + 1:
                 problems.append(f"at {PHONE['width']} px the page is {ov['scroll']} px wide "
@@ -197,7 +260,8 @@ def main(argv):
         print("\n".join(["", "browser test failures:"] + failures))
         return 1
     print(f"browser test: {len(pages)} pages, all offline, typeset and loaded, no sideways "
-          f"overflow at {PHONE['width']} px; screenshots in {shots}")
+          f"overflow at {PHONE['width']} px, no clipped equation, table or code at "
+          f"{DESKTOP['width']} and {PHONE['width']} px; screenshots in {shots}")
     return 0
 
 

@@ -14,6 +14,19 @@ checked without editing this file:
   at least as many images (``pdfimages -list``) as the LaTeX source includes;
 * every table is typeset: the LaTeX source has at least as many tables as the pages
   show (Markdown tables in the prose and in the shown outputs of notebook cells);
+* every row of the reproduction ledger is printed: each registry key
+  (``tools/make_ledger.py rows()``) is a word of the PDF, and the last word on its
+  line (the status column: cells are top-aligned) is a word of its status;
+* everything is on the page and inside the text block: no word of ``pdftotext
+  -bbox-layout`` lies left or right of the text block (its edges are the most common
+  left and right ends of the text lines) by more than ``MARGIN_TOL`` points, the
+  LaTeX log reports no table wider than the text ("Overfull \\hbox ... in alignment")
+  and no page whose content is taller than the page (an "Overfull \\vbox" while the
+  output routine is active: a table or box that could not break runs off the bottom,
+  and pdftotext never sees the words below the page);
+* no HTML-only wording (``HTML_ONLY``, such as "click to show") is printed;
+* exercises are numbered within chapters, as in the HTML ("Exercise 3.2", never
+  "Exercise 3.10.2");
 * no unresolved reference: no ``??`` in the text (``pdftotext``) and no
   "undefined references" warning in the LaTeX log;
 * no character was dropped for want of a glyph ("Missing character" in the log), so
@@ -32,6 +45,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGES_PER_CHAPTER = 8      # a chapter notebook: prose, figures, tables, exercises
 PAGES_PER_PAGE = 1         # intro, appendix pages
+MARGIN_TOL = 3.0           # points a word may stick out of the text block (a kern, a glyph)
+TABLE_TOL = 2.0            # points a table may be wider than the text (LaTeX's hbox rounding)
+PAGE_TOL = 5.0             # points a page's content may be taller than the page
+HTML_ONLY = ("click to show", "click to hide", "top right")
 
 FIGURE = re.compile(r"```\{figure\}\s+(\S+)|!\[[^\]]*\]\(([^)\s]+\.(?:png|jpg|jpeg|svg|pdf))\)")
 INCLUDE = re.compile(r"\\sphinxincludegraphics(?:\[[^\]]*\])?\{\{?([^}]+?)\}?\}")
@@ -116,6 +133,119 @@ def _run(cmd: list[str]) -> str:
     return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 
 
+def ledger_rows() -> list[tuple[str, str]]:
+    """``(key, status)`` of every ledger row, in the order of the ledger page."""
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tools"))
+    import make_ledger
+
+    return make_ledger.rows()
+
+
+def page_words(bbox_html: str) -> list[list[tuple[float, float, float, float, str]]]:
+    """Per page, the words of ``pdftotext -bbox-layout`` as (x0, y0, x1, y1, text)."""
+    return [[(*map(float, m[:4]), m[4]) for m in _WORD.findall(page)]
+            for page in bbox_html.split("<page ")[1:]]
+
+
+def check_ledger(pages: list[list[tuple]], rows: list[tuple[str, str]]) -> list[str]:
+    """Every ledger row printed with its status.
+
+    A row is its key (a word of its own) and, as the last word on the key's line (the
+    status column is the last, its cells top-aligned), a word of its status.
+    ``pages`` is :func:`page_words`.  Returns the failures: keys not found and rows
+    whose last word is not their status.
+
+    >>> row = lambda y, *w: [(10.0 * i, y, 10.0 * i + 8, y + 9, t) for i, t in enumerate(w)]
+    >>> page = row(100, "a_x", "note", "1", "reproduced") + row(112, "b_y", "2", "not") + row(124, "reproducible")
+    >>> check_ledger([page], [("a_x", "reproduced"), ("b_y", "not reproducible")])
+    []
+    >>> check_ledger([page[:4]], [("a_x", "approximate"), ("b_y", "not reproducible")])
+    ['ledger row a_x: status reproduced, not approximate', 'ledger rows missing from the PDF (1 of 2): b_y']
+    """
+    # a status cell may wrap ("not" / "reproducible"): any of its words names it
+    first = {w: s for s in {status for _, status in rows} for w in s.split()}
+    seen: dict[str, list[str]] = {}
+    rows_of = dict(rows)
+    keys = sorted(rows_of, key=len, reverse=True)
+    for words in pages:
+        for x0, y0, x1, y1, text in words:
+            # a key, or a key glued to the next word (no key is a prefix of another)
+            if "_" not in text:
+                continue
+            key = text if text in rows_of else next((k for k in keys if text.startswith(k)), None)
+            if key is None:
+                continue
+            line = [w for w in words if abs(w[1] - y0) < 1.5 and w[0] >= x0]
+            last = max(line, key=lambda w: w[0])[4]
+            seen.setdefault(key, []).append(first.get(last, last))
+    failures, missing = [], []
+    for key, status in rows:
+        if key not in seen:
+            missing.append(key)
+        elif status not in seen[key]:
+            failures.append(f"ledger row {key}: status {seen[key][-1]}, not {status}")
+    if missing:
+        failures.append(f"ledger rows missing from the PDF ({len(missing)} of {len(rows)}): "
+                        + " ".join(missing))
+    return failures
+
+
+_WORD = re.compile(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)</word>')
+_LINE = re.compile(r'<line xMin="([-\d.]+)" yMin="[-\d.]+" xMax="([-\d.]+)"')
+
+
+def text_block(bbox_html: str) -> tuple[float, float]:
+    """Left and right edges of the text block: the most common left and right ends of
+    the text lines of ``pdftotext -bbox-layout`` (justified prose ends on both)."""
+    from collections import Counter
+
+    left, right = Counter(), Counter()
+    for x0, x1 in _LINE.findall(bbox_html):
+        left[round(float(x0))] += 1
+        right[round(float(x1))] += 1
+    if not left:
+        raise ValueError("no text lines in the pdftotext -bbox-layout output")
+    return float(left.most_common(1)[0][0]), float(right.most_common(1)[0][0])
+
+
+def words_outside(bbox_html: str, tol: float = MARGIN_TOL) -> dict[int, list[str]]:
+    """Per page (1-based), the words further than ``tol`` points left or right of the
+    text block, or off the page."""
+    x_left, x_right = text_block(bbox_html)
+    out: dict[int, list[str]] = {}
+    for number, page in enumerate(bbox_html.split("<page ")[1:], start=1):
+        size = re.search(r'width="([\d.]+)" height="([\d.]+)"', page)
+        width, height = (float(v) for v in size.groups()) if size else (1e9, 1e9)
+        for x0, y0, x1, y1, word in _WORD.findall(page):
+            x0, y0, x1, y1 = (float(v) for v in (x0, y0, x1, y1))
+            if (x0 < x_left - tol or x1 > x_right + tol or x0 < 0 or y0 < 0
+                    or x1 > width or y1 > height):
+                out.setdefault(number, []).append(word)
+    return out
+
+
+def check_log(log: str) -> list[str]:
+    r"""Tables wider than the text and pages taller than the page, from the LaTeX log.
+
+    >>> check_log("Overfull \\hbox (40.5pt too wide) in alignment at lines 10--20")
+    ['a table is 40.5 pt wider than the text (book.tex lines 10--20)']
+    >>> check_log("Overfull \\vbox (945.1pt too high) has occurred while \\output is active []")
+    ['a page is 945.1 pt taller than the page: a table or box that cannot break runs off the bottom']
+    >>> check_log("Overfull \\hbox (1.0pt too wide) in alignment at lines 1--2")
+    []
+    """
+    failures = []
+    for pt, lines in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\) in alignment at lines (\S+)", log):
+        if float(pt) > TABLE_TOL:
+            failures.append(f"a table is {float(pt):.1f} pt wider than the text (book.tex lines {lines})")
+    for pt in re.findall(r"Overfull \\vbox \(([\d.]+)pt too high\) has occurred while \\output is active", log):
+        if float(pt) > PAGE_TOL:
+            failures.append(f"a page is {float(pt):.1f} pt taller than the page: a table or box "
+                            "that cannot break runs off the bottom")
+    return failures
+
+
 def check(pdf: Path) -> list[str]:
     failures: list[str] = []
     if not pdf.exists():
@@ -157,6 +287,22 @@ def check(pdf: Path) -> list[str]:
         failures.append(f"the PDF embeds {n_images} images, fewer than the {len(included)} "
                         "the LaTeX source includes")
 
+    rows = ledger_rows()
+    bbox = _run(["pdftotext", "-bbox-layout", str(pdf), "-"])
+    failures += check_ledger(page_words(bbox), rows)
+    outside = words_outside(bbox)
+    for number, words in sorted(outside.items()):
+        failures.append(f"page {number}: {len(words)} words outside the text block: "
+                        + " ".join(words[:8]))
+    failures += check_log(log)
+    for phrase in HTML_ONLY:
+        if phrase in flat:
+            failures.append(f"HTML-only wording printed: {phrase!r}")
+    deep = sorted(set(re.findall(r"Exercise (\d+\.\d+\.\d+)", text)))
+    if deep:
+        failures.append("exercises numbered within sections, not chapters as in the HTML: "
+                        + ", ".join(deep[:5]))
+
     if "??" in text:
         where = [line.strip() for line in text.splitlines() if "??" in line][:5]
         failures.append("unresolved reference(s) '??' in the text: " + " | ".join(where))
@@ -169,7 +315,8 @@ def check(pdf: Path) -> list[str]:
     print(f"PDF {pdf.relative_to(ROOT) if pdf.is_relative_to(ROOT) else pdf}: {n_pages} pages "
           f"(bound {bound}), {len(pages)} toc pages found, {len(wanted)} book figures and "
           f"{len(included)} LaTeX images included, {n_images} images embedded, "
-          f"{n_latex_tables} tables for {n_tables} in the sources")
+          f"{n_latex_tables} tables for {n_tables} in the sources, {len(rows)} ledger rows, "
+          f"{sum(map(len, outside.values()))} words outside the text block")
     return failures
 
 
@@ -179,7 +326,8 @@ def main(argv: list[str]) -> int:
     if failures:
         print("\n".join(["PDF check failures:"] + failures))
         return 1
-    print("PDF check: every page, figure and reference present")
+    print("PDF check: every page, figure, table, ledger row and reference present, "
+          "everything inside the text block")
     return 0
 
 

@@ -45,17 +45,38 @@ def _by_result() -> dict[int, list[str]]:
     return by_result
 
 
-def summary_table() -> str:
-    """Counts of entries per headed result and status, as a markdown table."""
+def captioned(caption: str, name: str, table: list[str]) -> list[str]:
+    """A MyST ``{table}`` directive: the markdown ``table`` lines, numbered and captioned,
+    with the label ``name`` for ``{numref}``."""
+    return [f":::{{table}} {caption}", f":name: {name}", "", *table, ":::"]
+
+
+def _ordered_results(by_result):
+    return sorted(by_result, key=lambda r: (r == 0, r))
+
+
+def summary_table(name: str = "tab-ledger-summary") -> str:
+    """Counts of entries per headed result and status, as a captioned markdown table."""
     by_result = _by_result()
     totals = Counter(rec.status for rec in PUBLISHED.values())
     out = ["| result | " + " | ".join(STATUSES) + " | total |",
            "|---|" + "---:|" * (len(STATUSES) + 1)]
-    for res in sorted(by_result, key=lambda r: (r == 0, r)):
+    for res in _ordered_results(by_result):
         c = Counter(PUBLISHED[k].status for k in by_result[res])
         out.append(f"| {RESULTS[res]} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {sum(c.values())} |")
     out.append("| **all** | " + " | ".join(f"**{totals[s]}**" for s in STATUSES) + f" | **{len(PUBLISHED)}** |")
-    return "\n".join(out) + "\n"
+    caption = "The source's published numbers by headed result, and how they fare in this book"
+    return "\n".join(captioned(caption, name, out)) + "\n"
+
+
+def rows() -> list[tuple[str, str]]:
+    """``(key, status as printed)`` of every ledger row, in the order of the page.
+
+    tools/check_pdf.py reads it to check that every row reached the PDF.
+    """
+    by_result = _by_result()
+    return [(key, STATUS_MARK[PUBLISHED[key].status].strip("*"))
+            for res in _ordered_results(by_result) for key in by_result[res]]
 
 
 def render() -> str:
@@ -84,21 +105,23 @@ def render() -> str:
         summary_table(),
     ]
     by_result = _by_result()
-    for res in sorted(by_result, key=lambda r: (r == 0, r)):
-        out += [f"## {RESULTS[res]}", "",
-                "| quantity and note | seed | book | book − seed | tol | status |",
-                "|---|---:|---:|---:|---:|---|"]
+    for res in _ordered_results(by_result):
+        table = ["| quantity and note | seed | book | book − seed | tol | status |",
+                 "|---|---:|---:|---:|---:|---|"]
         for key in by_result[res]:
             rec = PUBLISHED[key]
             nb = chapter_of(key)
             bound = {"upper": "≤ ", "lower": "≥ "}.get(rec.kind, "")
             unit = {"": "", "rel": " (rel.)"}.get(rec.unit, f" {rec.unit}")
-            out.append(
-                f"| `{key}`<br><small>{_cell(rec.note)}</small> | {bound}{rec.seed:g}{unit} "
+            # the space before <br>: the PDF drops the HTML line break, not the space
+            table.append(
+                f"| `{key}` <br><small>{_cell(rec.note)}</small> | {bound}{rec.seed:g}{unit} "
                 f"| {{glue:text}}`{nb}.ipynb::{key}:.4g`{unit} | {{glue:text}}`{nb}.ipynb::{key}_dev:.2g` "
                 f"| {rec.tol:g} | {STATUS_MARK[rec.status]} |"
             )
-        out.append("")
+        title = RESULTS[res]
+        caption = f"{title} — the source's values and the book's"
+        out += [f"## {title}", "", *captioned(caption, f"tab-ledger-{res}", table), ""]
     return "\n".join(out)
 
 
@@ -108,7 +131,7 @@ def main(argv):
         print(__doc__)
         print(f"unknown argument(s): {' '.join(unknown)}")
         return 2
-    pages = {TARGET: render(), SUMMARY: summary_table()}
+    pages = {TARGET: render(), SUMMARY: summary_table("tab-intro-reproduces")}
     if "--check" in argv:
         stale = [p for p, text in pages.items() if not p.exists() or p.read_text() != text]
         for p in stale:

@@ -8,7 +8,7 @@ Examples
 --------
 >>> from lib.exercises import check
 >>> check("actuation-taper", [0.0031, 0.000075]).hint   # fractions, not percent
-'magnitude'
+'percent'
 """
 import numpy as np
 
@@ -52,18 +52,47 @@ def buckling_eigenvalues():
     return np.array([lam_tendon, lam_dead])
 
 
-@exercise("actuation-lambda", rtol=1e-3,
-          text="distance to the target with tau_max = 31, array [first-order prediction, solved]")
-def raised_limit_distance():
-    r"""$\sqrt{d(30)^2 - 2\lambda}$ from the multiplier of the active limit, and the
-    distance :func:`lib.actuation.inverse` finds with the raised limit."""
+def _unreachable():
+    """The distance and multiplier at tau_max = 30, and the distance solved at 31."""
     r = rd.make_rod(20)
     tip = ac.make_tendon(r, D)
     target = np.array(rd.tip(r, ac.static(r, [tip], [50.0])))[:2]
     far = ac.inverse(r, [tip], target, tau_max=TMAX)
-    pred = np.sqrt(max(far.distance ** 2 - 2 * far.multipliers[0], 0.0))
     real = ac.inverse(r, [tip], target, tau_max=TMAX + 1.0).distance
-    return np.array([pred, real])
+    return far.distance, far.multipliers[0], real
+
+
+def _linearised_distance():
+    """The slip: the distance itself linearised, d - lambda / d (the multiplier is the
+    sensitivity of d^2 / 2, so this is first order too, but not the chapter's
+    prediction, and 1.4e-3 away from it)."""
+    d, lam, real = _unreachable()
+    return np.array([d - lam / d, real])
+
+
+def _multiplier_as_distance_slope():
+    """The slip: the multiplier taken as the slope of the distance, d - lambda."""
+    d, lam, real = _unreachable()
+    return np.array([d - lam, real])
+
+
+@exercise("actuation-lambda", rtol=2e-4,
+          text="distance to the target with tau_max = 31, array [first-order prediction, solved]",
+          slips={
+              "linearised distance": (_linearised_distance,
+                                      "the distance itself linearised (d - lambda/d); the "
+                                      "multiplier is the sensitivity of d^2/2, so linearise "
+                                      "that: sqrt(d^2 - 2 lambda)"),
+              "multiplier slope": (_multiplier_as_distance_slope,
+                                   "d - lambda takes the multiplier as the slope of the "
+                                   "distance; it is the slope of d^2/2"),
+          })
+def raised_limit_distance():
+    r"""$\sqrt{d(30)^2 - 2\lambda}$ from the multiplier of the active limit (the first-order
+    change of $d^2/2$), and the distance :func:`lib.actuation.inverse` finds with the raised
+    limit."""
+    d, lam, real = _unreachable()
+    return np.array([np.sqrt(max(d ** 2 - 2 * lam, 0.0)), real])
 
 
 @exercise("actuation-ramp", rtol=2e-2, atol=0.5,

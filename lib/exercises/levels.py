@@ -34,15 +34,33 @@ def rod_limit_two_percent():
     return lv.rod_slenderness_limit(0.02)
 
 
-@exercise("levels-3", rtol=0.0, atol=1.0,
-          text="explicit steps (2 / omega_max) per first period T1 of the L/h = 10 arm "
-               "for PCC, rod, FEM (working sizes), array of 3 whole numbers (rounding up "
-               "or to nearest both accepted)")
-def steps_per_period():
+def _steps(period):
     arm = lv.make_arm(10.0)
-    T1 = 2 * np.pi / lv.frequencies(arm, "fem", lv.REFERENCE_NY, k=1)[0][0]
-    return np.array([float(np.ceil(T1 / lv.explicit_step(arm, lev, lv.WORKING[lev])))
+    return np.array([float(np.ceil(period(arm, lev) / lv.explicit_step(arm, lev, lv.WORKING[lev])))
                      for lev in lv.LEVELS])
+
+
+def _reference_period(arm, lev):
+    """T1 = 2 pi / omega_1 of the reference FEM: the arm's true first period."""
+    return 2 * np.pi / lv.frequencies(arm, "fem", lv.REFERENCE_NY, k=1)[0][0]
+
+
+def _own_period(arm, lev):
+    """The slip: each level's own first period at its working size."""
+    return 2 * np.pi / lv.frequencies(arm, lev, lv.WORKING[lev], k=1)[0][0]
+
+
+@exercise("levels-3", rtol=0.0, atol=1.0,
+          text="explicit steps 2 / omega_max (each level at its working size) per first "
+               "period T1 = 2 pi / omega_1 of the L/h = 10 arm, T1 from the reference FEM "
+               "(the same T1 for all three), array [PCC, rod, FEM] of whole numbers "
+               "(rounding up or to nearest both accepted)",
+          slips={"own period": (lambda: _steps(_own_period),
+                                "each level's own first period; the exercise counts the "
+                                "steps over the arm's true period T1, from the reference "
+                                "FEM, the same for all three levels")})
+def steps_per_period():
+    return _steps(_reference_period)
 
 
 @exercise("levels-4", rtol=1e-2,
