@@ -103,8 +103,7 @@ __all__ = [
 ELEMENTS = ("T3", "T6")
 
 
-class ConvergenceError(RuntimeError):
-    """A nonlinear solve that did not converge; the message says how far it got."""
+from .core.errors import ConvergenceError  # noqa: E402  (one class with constraints')
 
 
 # --------------------------------------------------------------------------------------
