@@ -4,6 +4,8 @@ One small module per model; every chapter of the book imports from here.
 
 Modules
 -------
+core        the bottom floor: checks (argument checks), errors (SolveError), linalg
+solvers     the solver floor: newton_solve, load_path / halving, saddle (KKT, LCP, QP)
 rod         discrete planar Cosserat rod (energy, gradient, Hessian, statics, modes)
 rod3d       discrete Cosserat rod in 3-D (quaternion frames, twist, Lie-group integrators)
 beam        analytic references: Euler-Bernoulli, Timoshenko, elastica
@@ -22,5 +24,5 @@ exercises   self-checking exercises: check(key, answer)
 published   the registry of every number the source chapters publish
 book        helpers the notebooks use to glue, check and save figures
 """
-__all__ = ["rod", "rod3d", "beam", "integrate", "damping", "pcc", "fem", "incompressible",
+__all__ = ["core", "solvers", "rod", "rod3d", "beam", "integrate", "damping", "pcc", "fem", "incompressible",
            "actuation", "levels", "constraints", "crosscheck", "explore", "exercises", "published", "book"]

@@ -114,7 +114,7 @@ def test_bad_right_hand_sides_and_matrices():
         f.solve(np.ones(3))
     with pytest.raises(SolveError, match="right-hand side is not finite"):
         f.solve([np.nan, 1.0])
-    with pytest.raises(ValueError, match="must be square"):
+    with pytest.raises(ValueError, match=r"^A must be a square matrix \(to solve B\)"):
         linalg.factor(np.ones((2, 3)), where="B")
     with pytest.raises(SolveError) as err:
         linalg.cholesky_banded(np.array([[0.0, 1.0], [1.0, -1.0]]))

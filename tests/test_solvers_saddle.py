@@ -58,7 +58,7 @@ def test_qp_with_general_rows():
     ((np.array([[1.0, np.nan], [0.0, 1.0]]), [1.0, 1.0], 0.0, 1.0), {}, "H", "finite"),
     ((np.eye(2), [1.0, 1.0], [0.0, np.nan], 1.0), {}, "lower", "NaN"),
     ((np.eye(2), [1.0, 1.0], 0.0, np.nan), {}, "upper", "NaN"),
-    ((np.eye(3), [1.0, 1.0], 0.0, 1.0), {}, "H", r"shape \(2, 2\)"),
+    ((np.eye(3), [1.0, 1.0], 0.0, 1.0), {}, "H", r"shape \(2, 2\) to match f"),
     ((np.eye(2), [1.0, 1.0], [0.0, 0.0, 0.0], 1.0), {}, "lower", r"shape \(2,\)"),
     ((np.eye(2), [1.0, 1.0], 1.0, 0.0), {}, "lower", "<= upper"),
     ((np.array([[1.0, 2.0], [0.0, 1.0]]), [1.0, 1.0], 0.0, 1.0), {}, "H", "symmetric"),
@@ -68,7 +68,7 @@ def test_qp_with_general_rows():
      r"shape \(n, 2\)"),
     ((np.eye(2), [1.0, 1.0], 0.0, 1.0), dict(A=[[1.0, 1.0]], a_lower=[0, 0], a_upper=1),
      "a_lower", "shape"),
-    ((np.eye(2), [1.0, 1.0], 0.0, 1.0), dict(a_lower=0.0), "a_lower", "need A"),
+    ((np.eye(2), [1.0, 1.0], 0.0, 1.0), dict(a_lower=0.0), "A", "must be given"),
     ((np.eye(2), "ab", 0.0, 1.0), {}, "f", "real numbers"),
     ((None, [1.0, 1.0], 0.0, 1.0), {}, "H", "real numbers"),
 ])

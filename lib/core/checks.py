@@ -277,16 +277,18 @@ def array(value, name, shape=None, *, finite=True, low=None, high=None, include_
     shape : tuple of int or None, optional
         The shape, ``None`` for "any length" on that axis (``(None, 2)``: any
         number of rows of two).  ``()`` asks for a 0-d array.
-    finite : bool
+    finite : bool or None
         Reject NaN and ±inf entries (default).  With ``finite=False`` only NaN
-        is rejected.
+        is rejected; with ``None`` the values are not looked at (where a NaN is the
+        caller's business, e.g. a matrix whose NaN makes a solve fail).
     low, high, include_low, include_high
         An entry-wise range, as in :func:`real`.
     nonempty : bool
         Reject an array with no entries.
     broadcast : bool
-        Broadcast the value to ``shape`` (which must then be fully given), e.g.
-        one number for "a number or one per tendon".
+        Let a single number stand for every entry of ``shape`` (which must then be
+        fully given): "a number or one per tendon".  Only a number broadcasts; an
+        array must have the shape (a length-1 array is not "one per tendon").
 
     Returns
     -------
@@ -324,19 +326,18 @@ def array(value, name, shape=None, *, finite=True, low=None, high=None, include_
     a = a.astype(float, copy=False)
     if shape is not None:
         shape = tuple(shape)
-        if broadcast:
-            try:
-                a = np.broadcast_to(a, shape).astype(float)
-            except ValueError:
-                raise ValueError(f"{name} must be a number or have shape "
-                                 f"{_shape_text(shape)}, got shape {a.shape}") from None
+        if broadcast and a.ndim == 0 and None not in shape:
+            a = np.broadcast_to(a, shape).astype(float)
         elif a.ndim != len(shape) or any(s is not None and s != n
                                          for s, n in zip(shape, a.shape)):
+            if broadcast:
+                raise ValueError(f"{name} must be a number or have shape "
+                                 f"{_shape_text(shape)}, got shape {a.shape}")
             raise ValueError(f"{name} must have shape {_shape_text(shape)}, got shape "
                              f"{a.shape}")
     if nonempty and a.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {a.shape}")
-    bad = np.isnan(a) | (np.isinf(a) if finite else False)
+    bad = False if finite is None else np.isnan(a) | (np.isinf(a) if finite else False)
     if np.any(bad):
         i = _first(bad)
         raise ValueError(f"{name} must be {'finite' if finite else 'free of NaN'}, got "

@@ -44,6 +44,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from . import checks
 from .errors import SolveError
 
 __all__ = ["Factor", "factor", "solve", "cholesky_banded", "solve_banded"]
@@ -92,7 +93,7 @@ class Factor:
             ``reason="singular"`` if the solution is not finite (a numerically
             singular matrix).
         """
-        b = np.asarray(b, dtype=float)
+        b = checks.array(b, "b", finite=None)
         if b.ndim not in (1, 2) or b.shape[0] != self.n:
             raise ValueError(f"b must have shape ({self.n},) or ({self.n}, k) to solve "
                              f"{self.where}, got shape {b.shape}")
@@ -114,12 +115,14 @@ def _singular(where, kind, detail="the matrix is exactly singular"):
 
 def _check_square(A, where):
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"the matrix of {where} must be square, got shape {A.shape}")
+        raise ValueError(f"A must be a square matrix (to solve {where}), got shape {A.shape}")
     return A.shape[0]
 
 
 def _sparse_factor(A, where):
-    A = sp.csc_matrix(A)
+    if A.dtype.kind not in "iuf":
+        raise ValueError(f"A must hold real numbers (to solve {where}), got dtype {A.dtype}")
+    A = sp.csc_matrix(A, dtype=float)
     n = _check_square(A, where)
     if not np.all(np.isfinite(A.data)):
         raise SolveError(where=where, reason="non-finite",
@@ -133,7 +136,7 @@ def _sparse_factor(A, where):
 
 
 def _dense_factor(A, where):
-    A = np.asarray(A, dtype=float)
+    A = checks.array(A, "A", finite=None)
     n = _check_square(A, where)
     if not np.all(np.isfinite(A)):
         raise SolveError(where=where, reason="non-finite",
@@ -177,9 +180,7 @@ def cholesky_banded(ab, *, where="linear solve"):
     >>> cholesky_banded(ab).solve([1.0, 2.0]).round(6).tolist()
     [0.090909, 0.636364]
     """
-    ab = np.asarray(ab, dtype=float)
-    if ab.ndim != 2:
-        raise ValueError(f"ab must be 2-D banded storage for {where}, got shape {ab.shape}")
+    ab = checks.array(ab, "ab", shape=(None, None), finite=None)
     if not np.all(np.isfinite(ab)):
         raise SolveError(where=where, reason="non-finite",
                          message="the matrix has non-finite entries (banded Cholesky)")
@@ -236,7 +237,7 @@ def factor(A, *, where="linear solve", banded=None):
         if callable(A):
             A = A()
     if A is None or callable(A):
-        raise ValueError(f"A must be a matrix to factorise for {where}, got {A!r}")
+        raise ValueError(f"A must be a matrix to factorise for {where}, got {checks.show(A)}")
     if sp.issparse(A):
         return _sparse_factor(A, where)
     return _dense_factor(A, where)
@@ -263,14 +264,22 @@ def solve_banded(l_and_u, ab, b, *, where="linear solve"):
         ...
     lib.core.errors.SolveError: D x = b: tangent singular; the matrix is exactly singular (banded LU)
     """
-    ab = np.asarray(ab, dtype=float)
-    if not np.all(np.isfinite(ab)):
+    try:
+        low, up = l_and_u
+    except (TypeError, ValueError):
+        raise ValueError(f"l_and_u must be a pair (l, u), got {checks.show(l_and_u)}") from None
+    l_and_u = (checks.integer(low, "l_and_u", low=0), checks.integer(up, "l_and_u", low=0))
+    ab = checks.array(ab, "ab", shape=(l_and_u[0] + l_and_u[1] + 1, None), finite=None)
+    b = checks.array(b, "b", finite=None)
+    if b.ndim not in (1, 2) or b.shape[0] != ab.shape[1]:
+        raise ValueError(f"b must have shape ({ab.shape[1]},) or ({ab.shape[1]}, k), got "
+                         f"shape {b.shape}")
+    if not (np.all(np.isfinite(ab)) and np.all(np.isfinite(b))):
         raise SolveError(where=where, reason="non-finite",
-                         message="the matrix has non-finite entries (banded LU)")
+                         message="the matrix or right-hand side has non-finite entries (banded LU)")
     try:
         with _quiet():
-            x = sla.solve_banded(tuple(l_and_u), ab, np.asarray(b, dtype=float),
-                                 check_finite=False)
+            x = sla.solve_banded(l_and_u, ab, b, check_finite=False)
     except sla.LinAlgError:
         raise _singular(where, "banded LU") from None
     if not np.all(np.isfinite(x)):

@@ -231,6 +231,7 @@ def halving(step, state, dt, max_halvings=4):
     >>> halving(step, (0.0,), 1.0)
     ((1.0,), 4)
     """
+    checks.function(step, "step")
     dt = checks.positive(dt, "dt")
     max_halvings = checks.integer(max_halvings, "max_halvings", low=0)
 

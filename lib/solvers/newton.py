@@ -166,22 +166,41 @@ class NewtonInfo:
     history: tuple | None = None
 
 
-def _check_options(tol, maxiter, accept, line_search, max_backtracks, roundoff, energy,
-                   reuse, xtol, xtol_rel, diverge):
+def _check_options(fun, tol, maxiter, line_search, max_backtracks, o):
+    """Every option checked (ValueError naming it); returns the cleaned ones."""
+    checks.function(fun, "fun")
     checks.nonnegative(tol, "tol")
     checks.integer(maxiter, "maxiter", low=0)
-    checks.choice(accept, "accept", POLICIES)
     if not (isinstance(line_search, (bool, np.bool_)) or line_search == "fallback"):
-        raise ValueError(f"line_search must be True, False or 'fallback', got {line_search!r}")
+        raise ValueError(f"line_search must be True, False or 'fallback', got "
+                         f"{checks.show(line_search)}")
     checks.integer(max_backtracks, "max_backtracks", low=0)
-    checks.choice(roundoff, "roundoff", ROUNDOFF)
-    checks.integer(reuse, "reuse", low=1)
-    checks.nonnegative(xtol, "xtol")
-    checks.nonnegative(xtol_rel, "xtol_rel")
-    if diverge is not None:
-        checks.positive(diverge, "diverge")
-    if accept == "energy-or-residual":
-        checks.function(energy, "energy")
+    checks.choice(o["accept"], "accept", POLICIES)
+    checks.choice(o["roundoff"], "roundoff", ROUNDOFF)
+    checks.integer(o["reuse"], "reuse", low=1)
+    for name in ("xtol", "xtol_rel"):
+        checks.nonnegative(o[name], name)
+    checks.real(o["sufficient"], "sufficient", 0.0, 0.5, include_low=False, include_high=False)
+    checks.real(o["natural"], "natural", 0.0, 1.0, include_low=False, include_high=False)
+    checks.boolean(o["record"], "record")
+    if o["diverge"] is not None:
+        checks.positive(o["diverge"], "diverge")
+    if np.ndim(o["scale"]) == 0:
+        checks.positive(o["scale"], "scale")
+    else:
+        checks.array(o["scale"], "scale", low=0.0, include_low=False)
+    floor = o["floor"]
+    if floor is not None and not callable(floor):
+        if np.ndim(floor) == 0:
+            checks.nonnegative(floor, "floor", inf=True)
+        else:
+            checks.array(floor, "floor", low=0.0, finite=False)
+    for name in ("energy", "residual", "admissible", "update", "callback"):
+        if o[name] is not None:
+            checks.function(o[name], name)
+    if o["accept"] == "energy-or-residual" and o["energy"] is None:
+        raise ValueError("energy must be given (a callable energy(x)) with "
+                         "accept='energy-or-residual', got None")
 
 
 def _free_index(free):
@@ -190,8 +209,9 @@ def _free_index(free):
     f = np.asarray(free)
     if f.dtype == bool:
         return np.flatnonzero(f)
-    if f.ndim != 1 or f.dtype.kind not in "iu":
-        raise ValueError(f"free must be a boolean mask or an array of dof indices, got {free!r}")
+    if f.ndim != 1 or f.dtype.kind not in "iu" or (f.size and f.min() < 0):
+        raise ValueError(f"free must be a boolean mask or an array of dof indices, got "
+                         f"{checks.show(free)}")
     return f.astype(np.intp)
 
 
@@ -265,14 +285,15 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
         search", "inadmissible", "non-finite", "singular" or "diverged", the
         ``iteration`` and the ``residual`` reached, and ``where``.
     ValueError
-        For a bad option (named).
+        For a bad option or a non-finite ``x0`` (named).
     """
-    _check_options(tol, maxiter, accept, line_search, max_backtracks, roundoff, energy,
-                   reuse, xtol, xtol_rel, diverge)
     kw = dict(accept=accept, scale=scale, floor=floor, roundoff=roundoff, xtol=xtol,
               xtol_rel=xtol_rel, energy=energy, residual=residual, admissible=admissible,
               update=update, free=free, reuse=reuse, diverge=diverge, sufficient=sufficient,
               natural=natural, record=record, callback=callback)
+    _check_options(fun, tol, maxiter, line_search, max_backtracks, kw)
+    if update is None:
+        x0 = checks.array(x0, "x0")
     if line_search == "fallback":
         try:
             return _newton(fun, x0, tol, maxiter, False, max_backtracks, where, **kw)

@@ -46,8 +46,10 @@ from ..core import checks
 from ..core.errors import ConvergenceError, SolveError
 from ..core.linalg import factor
 
-__all__ = ["kkt_matrix", "kkt_solve", "kkt_solve_dense", "schur_solve", "constraint_rank",
-           "LCPResult", "solve_lcp", "qp_solve"]
+__all__ = ["kkt_matrix", "kkt_solve", "schur_solve", "constraint_rank", "LCPResult",
+           "solve_lcp", "qp_solve"]
+# kkt_solve_dense is public within lib but not in __all__: the unchecked kernel of
+# lib.constraints' inner loops (its caller checks the input)
 
 # backward error above which a computed solution of the KKT system is rejected
 _BACKWARD_ERROR_LIMIT = 1e-9
@@ -84,6 +86,8 @@ def constraint_rank(B, rtol=None) -> int:
     3
     """
     B = checks.matrix(B, "B", sparse=True)
+    if rtol is not None:
+        rtol = checks.positive(rtol, "rtol")
     if sp.issparse(B):
         B = sp.csc_array(B)
         B.eliminate_zeros()
@@ -100,6 +104,8 @@ def constraint_rank(B, rtol=None) -> int:
 
 
 def _require_full_row_rank(B, rtol):
+    if rtol is not None:
+        rtol = checks.positive(rtol, "rtol")
     m = B.shape[0]
     if m > B.shape[1]:
         raise ValueError(
@@ -141,6 +147,7 @@ def kkt_matrix(M, B, symmetric=False):
     """
     M = checks.matrix(M, "M", square=True, sparse=True)
     B = checks.matrix(B, "B", sparse=True)
+    symmetric = checks.boolean(symmetric, "symmetric")
     n = M.shape[0]
     if B.shape[1] != n:
         raise ValueError(f"B must have {n} columns, got shape {B.shape}")
@@ -480,7 +487,10 @@ def qp_solve(H, f, lower, upper, A=None, a_lower=None, a_upper=None):
 
     f = checks.vector(f, "f")
     n = f.size
-    H = checks.matrix(H, "H", shape=(n, n))
+    H = checks.matrix(H, "H")
+    if H.shape != (n, n):
+        raise ValueError(f"H must have shape ({n}, {n}) to match f (length {n}), got shape "
+                         f"{H.shape}")
     sc = float(np.abs(H).max()) if n else 0.0
     if not sc > 0:
         raise ValueError("H must be a nonzero positive definite matrix, got max|H| = 0")
@@ -495,7 +505,8 @@ def qp_solve(H, f, lower, upper, A=None, a_lower=None, a_upper=None):
     upper = checks.array(upper, "upper", shape=(n,), broadcast=True, finite=False)
     if A is None:
         if a_lower is not None or a_upper is not None:
-            raise ValueError("a_lower and a_upper need A (the constraint rows), got A = None")
+            raise ValueError("A must be given with a_lower / a_upper (the rows they bound), "
+                             "got None")
         A, a_lower, a_upper = np.zeros((0, n)), np.zeros(0), np.zeros(0)
     A = checks.matrix(A, "A", shape=(None, n))
     k = A.shape[0]
