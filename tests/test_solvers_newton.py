@@ -62,6 +62,20 @@ def test_line_search_rescues_what_plain_newton_cannot():
         assert abs(x[0]) < 1e-10 and info.backtracks > 0, accept
 
 
+def test_a_non_finite_trial_is_cut_back_by_every_line_search():
+    # R = log x: the full step from 10 lands at -13, where R is NaN
+    def fun(x):
+        with np.errstate(invalid="ignore"):
+            return np.log(x), np.diag(1 / x), 1.0
+
+    energy = lambda x: float(x[0] * np.log(x[0]) - x[0]) if x[0] > 0 else np.nan
+    for accept, extra in (("residual", {}), ("natural", {}),
+                          ("energy-or-residual", dict(energy=energy))):
+        with np.errstate(invalid="ignore"):
+            x, info = newton_solve(fun, np.array([10.0]), accept=accept, **extra)
+        assert abs(x[0] - 1.0) < 1e-12 and info.backtracks > 0, accept
+
+
 def test_admissible_trial_points_only():
     # R = log x needs x > 0: the full Newton step from 10 lands at -13
     fun = lambda x: (np.log(x), np.diag(1 / x), 1.0)

@@ -55,6 +55,8 @@ import numbers
 
 import numpy as np
 
+_INF = float("inf")
+
 __all__ = ["real", "positive", "nonnegative", "integer", "boolean", "array", "vector",
            "matrix", "choice", "quaternions", "kind", "function", "show"]
 
@@ -110,6 +112,9 @@ def _interval(low, high, include_low, include_high):
 
 def _outside(x, low, high, include_low, include_high):
     """Boolean mask (or bool) of values outside the range."""
+    if isinstance(x, (int, float)):                       # a scalar: plain comparisons
+        return ((low is not None and (x < low if include_low else x <= low))
+                or (high is not None and (x > high if include_high else x >= high)))
     out = np.zeros(np.shape(x), dtype=bool)
     if low is not None:
         out |= (x < low) if include_low else (x <= low)
@@ -166,10 +171,10 @@ def real(value, name, low=None, high=None, *, include_low=True, include_high=Tru
     >>> real(np.inf, "tau_max", inf=True), real(np.array(2), "x")
     (inf, 2.0)
     """
-    v = float(_scalar(value, name, "a real number"))
-    if np.isnan(v):
+    v = float(value if type(value) in (float, int) else _scalar(value, name, "a real number"))
+    if v != v:
         raise ValueError(f"{name} must be a real number, got nan")
-    if np.isinf(v) and not inf:
+    if not inf and (v == _INF or v == -_INF):
         raise ValueError(f"{name} must be finite, got {show(v)}")
     if (low is not None or high is not None) and _outside(v, low, high, include_low,
                                                           include_high):
@@ -222,7 +227,7 @@ def integer(value, name, low=None, high=None, *, allow_float=False):
         want = f"an integer in {low}..{high}"
     elif high is not None:
         want = f"an integer <= {high}"
-    v = _scalar(value, name, want)
+    v = value if type(value) is int else _scalar(value, name, want)
     if not isinstance(v, numbers.Integral):
         if not (allow_float and np.isfinite(v) and float(v).is_integer()):
             raise ValueError(f"{name} must be {want}, got {show(value)}")

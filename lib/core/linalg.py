@@ -36,7 +36,6 @@ lib.core.errors.SolveError: K u = f: tangent singular; the matrix is exactly sin
 """
 from __future__ import annotations
 
-import contextlib
 import warnings
 
 import numpy as np
@@ -50,14 +49,20 @@ from .errors import SolveError
 __all__ = ["Factor", "factor", "solve", "cholesky_banded", "solve_banded"]
 
 
-@contextlib.contextmanager
-def _quiet():
-    """SciPy's conditioning warnings and floating-point noise silenced."""
-    with warnings.catch_warnings():
+class _quiet:
+    """SciPy's conditioning warnings and floating-point noise silenced (a context)."""
+
+    def __enter__(self):
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
         warnings.simplefilter("ignore", sla.LinAlgWarning)
         warnings.simplefilter("ignore", spla.MatrixRankWarning)
-        with np.errstate(all="ignore"):
-            yield
+        self._e = np.errstate(all="ignore")
+        self._e.__enter__()
+
+    def __exit__(self, *exc):
+        self._e.__exit__(*exc)
+        self._w.__exit__(*exc)
 
 
 class Factor:
@@ -93,16 +98,17 @@ class Factor:
             ``reason="singular"`` if the solution is not finite (a numerically
             singular matrix).
         """
-        b = checks.array(b, "b", finite=None)
+        if not (isinstance(b, np.ndarray) and b.dtype == float):
+            b = checks.array(b, "b", finite=None)
         if b.ndim not in (1, 2) or b.shape[0] != self.n:
             raise ValueError(f"b must have shape ({self.n},) or ({self.n}, k) to solve "
                              f"{self.where}, got shape {b.shape}")
-        if not np.all(np.isfinite(b)):
+        if not np.isfinite(b).all():
             raise SolveError(where=self.where, reason="non-finite",
                              message="the right-hand side is not finite")
         with _quiet():
             x = self._apply(b)
-        if not np.all(np.isfinite(x)):
+        if not np.isfinite(x).all():
             raise SolveError(where=self.where, reason="singular",
                              message=f"the solution is not finite (numerically singular, "
                                      f"{self.kind})")
@@ -136,9 +142,10 @@ def _sparse_factor(A, where):
 
 
 def _dense_factor(A, where):
-    A = checks.array(A, "A", finite=None)
+    if not (isinstance(A, np.ndarray) and A.dtype == float):
+        A = checks.array(A, "A", finite=None)
     n = _check_square(A, where)
-    if not np.all(np.isfinite(A)):
+    if not np.isfinite(A).all():
         raise SolveError(where=where, reason="non-finite",
                          message="the matrix has non-finite entries (dense LU)")
 

@@ -31,6 +31,9 @@ Acceptance policies (``accept=``)
 ``"none"``
     Plain Newton: every (admissible) full step is taken.
 
+A trial point whose residual is not finite is a failed trial under every policy but
+``"none"`` (there the next iteration stops with ``reason="non-finite"``).
+
 ``line_search=False`` is plain Newton whatever the policy; ``line_search="fallback"``
 runs plain Newton first and, only if it fails, again from ``x0`` with the policy, so
 every solve plain Newton manages is exactly its result.
@@ -442,7 +445,7 @@ def _newton(fun, x0, tol, maxiter, line_search, max_backtracks, where, *, accept
                     if Et <= E + sufficient * t * min(slope, 0.0) or \
                             rt <= (1 - sufficient * t) * res:
                         break
-                else:                                            # natural
+                elif np.isfinite(rt):                            # natural
                     if (met(Rt, tol * st)
                             or float(np.linalg.norm(lu.solve(-Rt))) <= (1 - natural * t) * ndx
                             or (floor_given and met(Rt, floor_at(xt)))):

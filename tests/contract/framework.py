@@ -255,21 +255,21 @@ def check_bad_input(row, case_id):
     raise AssertionError(f"{row.name}: {case_id} was accepted (no error)")
 
 
-def _directions(model_row, m, x, rng):
-    g = np.asarray(model_row.gradient(m, x), dtype=float)
-    for _ in range(model_row.directions):
-        yield g, rng.standard_normal(g.size)
-
-
-def check_gradient(row, seed=0):
-    """Directional derivative of the energy (central difference) = gradient . v."""
+def _probe(row, seed):
+    """The model, a random state, the difference step, the stepping rule and directions."""
     rng = np.random.default_rng(seed)
     m = row.make()
     x = row.state(m, rng)
     step = row.step or (lambda m, x, dx: x + dx)
-    size = max(1.0, float(np.abs(np.asarray(x, dtype=float)).max())) if not isinstance(x, tuple) else 1.0
-    h = row.h * size
-    for g, v in _directions(row, m, x, rng):
+    size = 1.0 if isinstance(x, tuple) else max(1.0, float(np.abs(np.asarray(x, dtype=float)).max()))
+    g = np.asarray(row.gradient(m, x), dtype=float)
+    return m, x, row.h * size, step, g, [rng.standard_normal(g.size) for _ in range(row.directions)]
+
+
+def check_gradient(row, seed=0):
+    """Directional derivative of the energy (central difference) = gradient . v."""
+    m, x, h, step, g, directions = _probe(row, seed)
+    for v in directions:
         fd = (row.energy(m, step(m, x, h * v)) - row.energy(m, step(m, x, -h * v))) / (2 * h)
         exact = float(g @ v)
         assert abs(fd - exact) <= row.rtol * max(np.abs(g).max() * np.abs(v).max(), 1e-300), (
@@ -278,14 +278,9 @@ def check_gradient(row, seed=0):
 
 def check_hessian(row, seed=0):
     """Central difference of the gradient along v = Hessian v."""
-    rng = np.random.default_rng(seed)
-    m = row.make()
-    x = row.state(m, rng)
-    step = row.step or (lambda m, x, dx: x + dx)
-    size = max(1.0, float(np.abs(np.asarray(x, dtype=float)).max())) if not isinstance(x, tuple) else 1.0
-    h = row.h * size
+    m, x, h, step, g, directions = _probe(row, seed)
     H = row.hessian(m, x)
-    for g, v in _directions(row, m, x, rng):
+    for v in directions:
         fd = (np.asarray(row.gradient(m, step(m, x, h * v)))
               - np.asarray(row.gradient(m, step(m, x, -h * v)))) / (2 * h)
         Hv = np.asarray(H @ v).ravel()
