@@ -93,10 +93,10 @@ class Factor:
         Raises
         ------
         ValueError
-            If ``b`` has the wrong length or non-finite entries.
+            If ``b`` is not an array of numbers of the right length.
         SolveError
-            ``reason="singular"`` if the solution is not finite (a numerically
-            singular matrix).
+            ``reason="non-finite"`` for a NaN or inf in ``b``; ``reason="singular"`` if
+            the solution is not finite (a numerically singular matrix).
         """
         if not (isinstance(b, np.ndarray) and b.dtype == float):
             b = checks.array(b, "b", finite=None)

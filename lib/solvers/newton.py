@@ -283,7 +283,7 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
 
     Raises
     ------
-    NewtonFailure
+    lib.core.errors.NewtonFailure
         A :class:`~lib.core.errors.SolveError` with ``reason`` "maxiter", "line
         search", "inadmissible", "non-finite", "singular" or "diverged", the
         ``iteration`` and the ``residual`` reached, and ``where``.

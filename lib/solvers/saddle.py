@@ -357,7 +357,7 @@ def solve_lcp(A, b, tol=1e-10, max_pivots=None) -> LCPResult:
 
     Raises
     ------
-    ConvergenceError
+    lib.core.errors.ConvergenceError
         on ray termination (no solution reachable: ``A`` is not a P-matrix
         or the LCP is infeasible), on exceeding ``max_pivots``, or if the
         final residual exceeds the tolerance; the message gives the pivots
