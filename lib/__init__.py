@@ -20,7 +20,9 @@ levels      one soft arm as PCC, rod and FEM: mapping, cases, errors and costs
 
 Floors (import nothing above them)
 ----------------------------------
-core        quadrature rules, convergence orders (imports nothing from lib)
+core        checks (argument checks), errors (SolveError), linalg, quadrature rules,
+            convergence orders (imports nothing from lib)
+solvers     newton_solve, load_path / halving, saddle (KKT, Schur, LCP, QP) (imports only core)
 fe          the finite-element kit: element, mesh, space and assembly, loads, locking
             diagnostics (imports only core)
 
@@ -38,5 +40,5 @@ published   the registry of every number the source chapters publish (lib/regist
 book        helpers the notebooks use to glue, check and save figures
 """
 __all__ = ["rod", "rod3d", "beam", "integrate", "damping", "pcc", "fem", "incompressible",
-           "actuation", "constraints", "levels", "core", "fe", "crosscheck", "studies",
+           "actuation", "constraints", "levels", "core", "solvers", "fe", "crosscheck", "studies",
            "explore", "exercises", "chapters", "published", "book"]

@@ -104,6 +104,8 @@ from scipy.sparse.linalg import splu
 from . import fem as _fem
 from . import integrate as _integrate
 from . import rod as _rod
+from .core.errors import SolveError
+from .solvers.saddle import qp_solve
 
 __all__ = [
     # tendons on the rod
@@ -122,7 +124,7 @@ __all__ = [
 ]
 
 
-class ActuationSolveError(RuntimeError):
+class ActuationSolveError(SolveError):
     """A Newton or inverse iteration did not converge; the message says where it stopped."""
 
 
@@ -684,67 +686,6 @@ def tension_jacobian(rod, tendons, tensions, q, angle=False):
 # --------------------------------------------------------------------------------------
 # QP and the inverse model
 # --------------------------------------------------------------------------------------
-def qp_solve(H, f, lower, upper, A=None, a_lower=None, a_upper=None):
-    r"""``min 1/2 x^T H x + f^T x`` s.t. ``lower <= x <= upper`` (and ``a_lower <= A x <= a_upper``).
-
-    Solved by DAQP (Arnström, Bemporad and Axehill 2022), a dual active-set method:
-    it ends on the exact active set, so an active bound holds to round-off, and it
-    returns the multipliers, signed so that ``H x + f + lam_box + A^T lam_A = 0``
-    (``lam_i > 0``: upper bound active; ``lam_i < 0``: lower bound active; 0: inactive,
-    the complementarity of the KKT conditions).  ``H`` must be symmetric positive
-    definite (DAQP's automatic regularisation of singular ``H`` is switched off
-    here: it would bias the answer at the 1e-6 level).
-
-    Returns
-    -------
-    x : (n,) minimiser
-    lam : (n,) bound multipliers
-    lam_A : (k,) multipliers of the rows of ``A`` (empty without ``A``)
-
-    Raises
-    ------
-    ActuationSolveError
-        If DAQP reports anything but an optimal solution (its exit flag is named).
-
-    Examples
-    --------
-    >>> x, lam, _ = qp_solve(np.eye(2), np.array([-2.0, 1.0]), np.zeros(2), np.ones(2))
-    >>> x.tolist(), lam.tolist()
-    ([1.0, 0.0], [1.0, -1.0])
-    """
-    import daqp
-    from ctypes import c_double, c_int
-
-    H = np.ascontiguousarray(np.asarray(H, dtype=c_double))
-    f = np.ascontiguousarray(np.asarray(f, dtype=c_double)).ravel()
-    n = f.size
-    if A is None:
-        A = np.zeros((0, n))
-        a_lower = a_upper = np.zeros(0)
-    A = np.ascontiguousarray(np.asarray(A, dtype=c_double)).reshape(-1, n)
-    k = A.shape[0]
-    hi = np.ascontiguousarray(np.concatenate([np.broadcast_to(upper, (n,)), np.broadcast_to(a_upper, (k,))]),
-                              dtype=c_double)
-    lo = np.ascontiguousarray(np.concatenate([np.broadcast_to(lower, (n,)), np.broadcast_to(a_lower, (k,))]),
-                              dtype=c_double)
-    sense = np.zeros(n + k, dtype=c_int)
-    # DAQP's singularity test is absolute (sing_tol ~ 4e-11): solve the problem scaled
-    # to max|H| = 1 and scale the multipliers back
-    sc = float(np.abs(H).max())
-    if not (np.isfinite(sc) and sc > 0):
-        raise ValueError(f"H must be a finite, nonzero positive definite matrix, got max|H| = {sc!r}")
-    H, f = np.ascontiguousarray(H / sc), np.ascontiguousarray(f / sc)
-    try:
-        x, _, flag, info = daqp.solve(H, f, A, hi, lo, sense, eps_prox=0.0, primal_tol=1e-12)
-    except Exception as err:   # noqa: BLE001  (DAQP raises plain errors on bad input)
-        raise ActuationSolveError(f"QP solver (DAQP) failed: {err}") from None
-    if flag < 1:
-        raise ActuationSolveError(f"QP solver (DAQP) exit flag {flag}: no optimal solution "
-                                  "(-1 infeasible, -2 cycling, -3 unbounded, -4 iteration limit, -5 not convex)")
-    lam = sc * np.asarray(info["lam"], dtype=float)
-    return np.asarray(x, dtype=float), lam[:n], lam[n:]
-
-
 @dataclass(frozen=True, eq=False)
 class InverseResult:
     """Outcome of :func:`inverse`.

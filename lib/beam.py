@@ -23,6 +23,8 @@ import numpy as np
 from scipy.integrate import solve_bvp, solve_ivp
 from scipy.optimize import brentq
 
+from .core.errors import SolveError
+
 __all__ = [
     "BeamSolveError",
     "euler_bernoulli_omegas",
@@ -34,7 +36,7 @@ __all__ = [
 ]
 
 
-class BeamSolveError(RuntimeError):
+class BeamSolveError(SolveError):
     """A SciPy solver behind a beam solution failed; the message names the argument
     (mode and r_over_L, or alpha) and the solver's own status and message."""
 

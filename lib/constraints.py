@@ -45,7 +45,8 @@ histories  (n_t, .)   time runs along axis 0 (``Trajectory`` fields)
 Contents
 --------
 kkt_matrix, kkt_solve, schur_solve, constraint_rank
-    the saddle-point system and its two solution routes
+    the saddle-point system and its two solution routes (defined in
+    :mod:`lib.solvers.saddle` with ``solve_lcp``, re-exported here)
 make_system, accelerations, project_state, constraint_force, simulate
     index-reduced constrained dynamics with Baumgarte stabilisation and
     projection onto the constraint manifold
@@ -74,7 +75,10 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.integrate import solve_ivp
-from scipy.sparse.linalg import splu
+
+from .core.errors import ConvergenceError
+from .solvers.saddle import (LCPResult, constraint_rank, kkt_matrix, kkt_solve,
+                             kkt_solve_dense, schur_solve, solve_lcp)
 
 __all__ = [
     "ConvergenceError",
@@ -104,15 +108,9 @@ __all__ = [
     "four_bar_state",
 ]
 
-# backward error above which a computed solution of the KKT system is rejected
-_BACKWARD_ERROR_LIMIT = 1e-9
-
-
 _IVP_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 
 
-class ConvergenceError(RuntimeError):
-    """A solver stopped before meeting its tolerance (message says how far it got)."""
 
 
 # --------------------------------------------------------------------------
@@ -138,231 +136,6 @@ def _vector(x, name, size):
     if not np.all(np.isfinite(x)):
         raise ValueError(f"{name} has non-finite entries")
     return x
-
-
-def _checked(M, B, f, gamma):
-    M = _matrix(M, "M")
-    n = M.shape[0]
-    if M.shape != (n, n):
-        raise ValueError(f"M must be square, got shape {M.shape}")
-    B = _matrix(B, "B")
-    if B.shape[1] != n:
-        raise ValueError(f"B must have {n} columns (one per coordinate of M), got shape {B.shape}")
-    m = B.shape[0]
-    if m == 0:
-        raise ValueError("B has no rows: there is no constraint to solve for")
-    f = _vector(f, "f", n)
-    gamma = _vector(gamma, "gamma", m)
-    return M, B, f, gamma
-
-
-def constraint_rank(B, rtol=None) -> int:
-    r"""Numerical rank of a constraint Jacobian ``B`` (dense or sparse).
-
-    The rank is the number of singular values above ``rtol * sigma_max``
-    (default ``rtol = max(m, k) * eps``, NumPy's ``matrix_rank`` rule).  For
-    sparse ``B`` only the columns holding a nonzero are kept, so the dense
-    SVD costs :math:`O(m^2 k)` with ``k <= nnz(B)`` -- cheap when each
-    constraint touches a few coordinates.
-
-    Examples
-    --------
-    >>> constraint_rank(np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 0.0]]))
-    1
-    >>> constraint_rank(sp.eye(3, 5))
-    3
-    """
-    B = _matrix(B, "B")
-    if sp.issparse(B):
-        B = sp.csc_array(B)
-        B.eliminate_zeros()
-        cols = np.flatnonzero(np.diff(B.indptr))
-        B = B[:, cols].toarray()
-    if B.size == 0:
-        return 0
-    s = sla.svdvals(B)
-    if rtol is None:
-        rtol = max(B.shape) * np.finfo(float).eps
-    if s[0] == 0.0:
-        return 0
-    return int(np.count_nonzero(s > rtol * s[0]))
-
-
-def _require_full_row_rank(B, rtol):
-    m = B.shape[0]
-    if m > B.shape[1]:
-        raise ValueError(
-            f"B is rank-deficient: {m} constraints on {B.shape[1]} coordinates "
-            "(more rows than columns); remove redundant constraints")
-    r = constraint_rank(B, rtol)
-    if r < m:
-        raise ValueError(
-            f"B is rank-deficient: rank {r} < {m} rows (redundant or conflicting "
-            "constraints); the multipliers are not unique")
-
-
-def _backward_error(A, x, rhs):
-    r = A @ x - rhs
-    if sp.issparse(A):
-        normA = abs(A).sum(axis=1).max()
-    else:
-        normA = np.abs(A).sum(axis=1).max()
-    scale = normA * np.abs(x).max() + np.abs(rhs).max()
-    return 0.0 if scale == 0.0 else float(np.abs(r).max() / scale)
-
-
-def kkt_matrix(M, B, symmetric=False):
-    r"""The KKT matrix :math:`[\mathbf M,\ -\mathbf B^{\top};\ \mathbf B,\ \mathbf 0]`.
-
-    With ``symmetric=True`` the second block column is negated (the unknown
-    is :math:`-\boldsymbol\lambda`): :math:`[\mathbf M,\ \mathbf B^{\top};\
-    \mathbf B,\ \mathbf 0]`, the symmetric saddle-point form whose inertia
-    for SPD ``M`` and full-rank ``B`` is ``(n positive, m negative, 0 zero)``.
-    Dense in, dense out; any sparse input gives a CSC array of shape
-    ``(n + m, n + m)``.
-
-    Examples
-    --------
-    >>> kkt_matrix(np.eye(2), [[1.0, 1.0]])
-    array([[ 1.,  0., -1.],
-           [ 0.,  1., -1.],
-           [ 1.,  1.,  0.]])
-    """
-    M = _matrix(M, "M")
-    B = _matrix(B, "B")
-    n = M.shape[0]
-    if M.shape != (n, n):
-        raise ValueError(f"M must be square, got shape {M.shape}")
-    if B.shape[1] != n:
-        raise ValueError(f"B must have {n} columns, got shape {B.shape}")
-    s = 1.0 if symmetric else -1.0
-    if sp.issparse(M) or sp.issparse(B):
-        return sp.block_array([[M, s * sp.csr_array(B).T], [B, None]], format="csc")
-    m = B.shape[0]
-    return np.block([[M, s * B.T], [B, np.zeros((m, m))]])
-
-
-def kkt_solve(M, B, f, gamma, rtol=None):
-    r"""Solve the KKT system for ``(qdd, lam)`` in one factorisation.
-
-    .. math::
-
-        \begin{bmatrix}\mathbf M & -\mathbf B^{\top}\\ \mathbf B & \mathbf 0\end{bmatrix}
-        \begin{bmatrix}\ddot{\mathbf q}\\ \boldsymbol\lambda\end{bmatrix}
-        = \begin{bmatrix}\mathbf f\\ \boldsymbol\gamma\end{bmatrix}
-
-    Dynamics reading: ``M`` mass, ``f`` applied force, ``gamma`` the
-    acceleration-level constraint right-hand side; returns the accelerations
-    and the multipliers (constraint force ``B.T @ lam``).  FEM-actuation
-    reading: ``M`` = stiffness ``K``, ``f`` = load, ``gamma`` = prescribed
-    constraint value :math:`\delta^*`; returns the displacement ``u`` and the
-    actuator forces.  Works for a singular ``M`` as long as ``M`` is
-    nonsingular on the null space of ``B``.
-
-    Parameters
-    ----------
-    M : (n, n) ndarray or scipy.sparse
-    B : (m, n) ndarray or scipy.sparse, full row rank
-    f : (n,) array_like
-    gamma : (m,) array_like
-    rtol : float, optional
-        relative singular-value threshold of the rank check of ``B``
-        (see :func:`constraint_rank`).
-
-    Returns
-    -------
-    qdd : (n,) ndarray
-    lam : (m,) ndarray
-
-    Raises
-    ------
-    ValueError
-        bad shapes (naming the argument), rank-deficient ``B``, or a singular
-        KKT matrix (``M`` singular on the null space of ``B``).
-
-    Examples
-    --------
-    A unit mass on the line x1 = x2 pulled by f = (1, 0):
-
-    >>> qdd, lam = kkt_solve(np.eye(2), [[1.0, -1.0]], [1.0, 0.0], [0.0])
-    >>> np.round(qdd, 12), np.round(lam, 12)
-    (array([0.5, 0.5]), array([-0.5]))
-    """
-    M, B, f, gamma = _checked(M, B, f, gamma)
-    _require_full_row_rank(B, rtol)
-    n = M.shape[0]
-    A = kkt_matrix(M, B)
-    rhs = np.concatenate([f, gamma])
-    try:
-        if sp.issparse(A):
-            x = splu(A).solve(rhs)
-        else:
-            x = sla.solve(A, rhs)
-    except (RuntimeError, sla.LinAlgError) as exc:
-        raise ValueError(
-            "the KKT matrix is singular: M is singular on the null space of B "
-            f"({exc})") from None
-    eta = _backward_error(A, x, rhs)
-    if not np.all(np.isfinite(x)) or eta > _BACKWARD_ERROR_LIMIT:
-        raise ValueError(
-            f"the KKT matrix is numerically singular (backward error {eta:.2e}): "
-            "M is singular on the null space of B")
-    return x[:n], x[n:]
-
-
-def schur_solve(M, B, f, gamma, rtol=None):
-    r"""Solve the KKT system by the Schur complement :math:`\mathbf S=\mathbf B\mathbf M^{-1}\mathbf B^{\top}`.
-
-    .. math::
-
-        \mathbf S\boldsymbol\lambda = \boldsymbol\gamma - \mathbf B\mathbf M^{-1}\mathbf f,
-        \qquad \ddot{\mathbf q} = \mathbf M^{-1}(\mathbf f + \mathbf B^{\top}\boldsymbol\lambda).
-
-    In the FEM-actuation reading (``M`` = stiffness ``K``) this is
-    :math:`\delta^* = \mathbf B\mathbf K^{-1}\mathbf B^{\top}\boldsymbol\lambda
-    + \delta_{\text{free}}` solved for the actuator forces.  Needs an
-    invertible ``M`` (one LU of ``M``: ``splu`` for sparse, LAPACK for dense);
-    the returned pair is the same as :func:`kkt_solve` returns.
-
-    Parameters and returns as in :func:`kkt_solve`.
-
-    Raises
-    ------
-    ValueError
-        bad shapes, rank-deficient ``B``, singular ``M`` or singular ``S``.
-
-    Examples
-    --------
-    >>> qdd, lam = schur_solve(np.eye(2), [[1.0, -1.0]], [1.0, 0.0], [0.0])
-    >>> np.round(qdd, 12), np.round(lam, 12)
-    (array([0.5, 0.5]), array([-0.5]))
-    """
-    M, B, f, gamma = _checked(M, B, f, gamma)
-    _require_full_row_rank(B, rtol)
-    Bt = B.T.toarray() if sp.issparse(B) else B.T
-    rhs = np.column_stack([f, Bt])
-    try:
-        if sp.issparse(M):
-            X = splu(sp.csc_array(M)).solve(rhs)
-        else:
-            X = sla.solve(M, rhs)
-    except (RuntimeError, sla.LinAlgError) as exc:
-        raise ValueError(f"M is singular; schur_solve needs an invertible M "
-                         f"(kkt_solve does not): {exc}") from None
-    Minv_f, Minv_Bt = X[:, 0], X[:, 1:]
-    S = B @ Minv_Bt
-    try:
-        lam = sla.solve(S, gamma - B @ Minv_f)
-    except sla.LinAlgError as exc:
-        raise ValueError(f"the Schur complement B M^-1 B^T is singular: {exc}") from None
-    qdd = Minv_f + Minv_Bt @ lam
-    A = kkt_matrix(M, B)
-    x = np.concatenate([qdd, lam])
-    eta = _backward_error(A, x, np.concatenate([f, gamma]))
-    if not np.all(np.isfinite(x)) or eta > _BACKWARD_ERROR_LIMIT:
-        raise ValueError(f"schur_solve is numerically unreliable here (backward error "
-                         f"{eta:.2e}): M or B M^-1 B^T is near singular; try kkt_solve")
-    return qdd, lam
 
 
 # --------------------------------------------------------------------------
@@ -494,36 +267,13 @@ def accelerations(system, t, q, v, alpha=0.0, beta=0.0):
     return _accelerations(system, t, q, v, alpha, beta)
 
 
-def _kkt_small(M, B, f, gamma):
-    """Dense KKT solve without the SVD rank test, for integrator inner loops.
-
-    A rank-deficient ``B`` makes the KKT matrix singular, which the LU
-    (``LinAlgError``) or the backward-error check catches instead.
-    """
-    n, m = M.shape[0], B.shape[0]
-    A = np.zeros((n + m, n + m))
-    A[:n, :n] = M
-    A[:n, n:] = -B.T
-    A[n:, :n] = B
-    rhs = np.concatenate([f, gamma])
-    try:
-        x = np.linalg.solve(A, rhs)
-    except np.linalg.LinAlgError:
-        raise ValueError("the KKT matrix is singular (B rank-deficient or M singular "
-                         "on the null space of B)") from None
-    eta = _backward_error(A, x, rhs)
-    if not np.all(np.isfinite(x)) or eta > _BACKWARD_ERROR_LIMIT:
-        raise ValueError(f"the KKT matrix is numerically singular (backward error {eta:.2e})")
-    return x[:n], x[n:]
-
-
 def _accelerations(system, t, q, v, alpha, beta):
     B = np.asarray(system.jacobian(q), dtype=float)
     f = np.asarray(system.force(t, q, v), dtype=float)
     g = _stabilised_gamma(system, q, v, B, alpha, beta)
     if sp.issparse(system.mass):
         return kkt_solve(system.mass, B, f, g)
-    return _kkt_small(system.mass, B, f, g)
+    return kkt_solve_dense(system.mass, B, f, g)
 
 
 def project_state(system, q, v, tol=1e-12, max_iter=25):
@@ -772,143 +522,6 @@ def pendulum_tension(theta, omega, m=1.0, l=1.0, g=9.81):
 # unilateral contact: the linear complementarity problem
 # --------------------------------------------------------------------------
 @dataclass(frozen=True)
-class LCPResult:
-    """Solution of an LCP by :func:`solve_lcp`.
-
-    Fields: ``lam`` (m,) >= 0, ``w = A lam + b`` (m,) >= 0, ``residual`` the
-    natural residual :math:`\\|\\min(\\lambda, w)\\|_\\infty` (zero exactly
-    at a solution), ``complementarity`` :math:`\\lambda^{\\top}w`,
-    ``pivots`` the number of Lemke pivots.
-    """
-
-    lam: np.ndarray
-    w: np.ndarray
-    residual: float
-    complementarity: float
-    pivots: int
-
-
-def solve_lcp(A, b, tol=1e-10, max_pivots=None) -> LCPResult:
-    r"""Solve the linear complementarity problem LCP(A, b) by Lemke's algorithm.
-
-    Find :math:`\boldsymbol\lambda` with
-
-    .. math::
-
-        \boldsymbol\lambda \ge 0,\qquad \mathbf w = \mathbf A\boldsymbol\lambda + \mathbf b \ge 0,
-        \qquad \boldsymbol\lambda^{\top}\mathbf w = 0 .
-
-    Complementary pivoting on the tableau of
-    :math:`\mathbf w - \mathbf A\boldsymbol\lambda - \mathbf e z_0 = \mathbf b`
-    with covering vector :math:`\mathbf e = (1,\dots,1)`, the
-    lexicographic minimum-ratio rule against degenerate cycling
-    (Cottle, Pang & Stone 1992, sec. 4.4).  Lemke finds the unique solution
-    whenever ``A`` is a P-matrix (e.g. the symmetric positive definite
-    Delassus matrix :math:`\mathbf B\mathbf M^{-1}\mathbf B^{\top}` of independent
-    contacts).  SciPy has no LCP solver; for symmetric positive definite
-    ``A`` the problem is also a bound-constrained QP.
-
-    Parameters
-    ----------
-    A : (m, m) array_like
-    b : (m,) array_like
-    tol : float
-        accepted natural residual, relative to ``1 + max|b|``.
-    max_pivots : int, optional
-        default ``50 * (m + 1)``.
-
-    Returns
-    -------
-    LCPResult
-
-    Raises
-    ------
-    ConvergenceError
-        on ray termination (no solution reachable: ``A`` is not a P-matrix
-        or the LCP is infeasible), on exceeding ``max_pivots``, or if the
-        final residual exceeds the tolerance; the message gives the pivots
-        made and the residual.
-
-    Examples
-    --------
-    >>> r = solve_lcp([[2.0, 1.0], [1.0, 2.0]], [-5.0, 6.0])
-    >>> r.lam, r.w, r.residual
-    (array([2.5, 0. ]), array([0. , 8.5]), 0.0)
-    """
-    A = np.asarray(A, dtype=float)
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
-        raise ValueError(f"A must be a non-empty square matrix, got shape {A.shape}")
-    if not np.all(np.isfinite(A)):
-        raise ValueError("A has non-finite entries")
-    b = _vector(b, "b", A.shape[0])
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
-    if max_pivots is None:
-        max_pivots = 50 * (A.shape[0] + 1)
-    return _lemke(A, b, tol, int(max_pivots))
-
-
-def _lemke(A, b, tol, max_pivots):
-    m = A.shape[0]
-    scale = 1.0 + float(np.abs(b).max())
-    pivots = 0
-    if np.all(b >= 0):
-        lam = np.zeros(m)
-    else:
-        # columns: w (0..m-1), lam (m..2m-1), z0 (2m), rhs (2m+1)
-        T = np.hstack([np.eye(m), -A, -np.ones((m, 1)), b[:, None]])
-        basis = np.arange(m)
-        z0 = 2 * m
-
-        def pivot(r, c):
-            T[r] /= T[r, c]
-            col = T[:, c].copy()
-            col[r] = 0.0
-            T[:] -= np.outer(col, T[r])
-
-        r = int(np.argmin(b))
-        entering = z0
-        while True:
-            if pivots >= max_pivots:
-                raise ConvergenceError(
-                    f"Lemke: no solution after {pivots} pivots (max_pivots = {max_pivots})")
-            if pivots > 0:
-                col = T[:, entering]
-                cand = np.flatnonzero(col > 1e-12 * max(1.0, np.abs(col).max()))
-                if cand.size == 0:
-                    raise ConvergenceError(
-                        f"Lemke: ray termination after {pivots} pivots (A is not a "
-                        "P-matrix or the LCP has no solution)")
-                ratios = T[cand, -1] / col[cand]
-                rmin = ratios.min()
-                tied = cand[ratios <= rmin + 1e-12 * max(1.0, abs(rmin))]
-                if np.any(basis[tied] == z0):
-                    r = int(tied[basis[tied] == z0][0])
-                elif tied.size == 1:
-                    r = int(tied[0])
-                else:  # lexicographic rule on the rows of the current basis inverse
-                    keys = T[tied][:, :m] / col[tied][:, None]
-                    r = int(tied[np.lexsort(keys.T[::-1])[0]])
-            pivot(r, entering)
-            pivots += 1
-            leaving = basis[r]
-            basis[r] = entering
-            if leaving == z0:
-                break
-            entering = leaving + m if leaving < m else leaving - m
-        x = np.zeros(2 * m + 1)
-        x[basis] = T[:, -1]
-        lam = np.maximum(x[m:2 * m], 0.0)
-    w = A @ lam + b
-    residual = float(np.abs(np.minimum(lam, w)).max())
-    if residual > tol * scale:
-        raise ConvergenceError(
-            f"Lemke stopped after {pivots} pivots with natural residual "
-            f"{residual:.3e} > {tol * scale:.3e}")
-    return LCPResult(lam, w, residual, float(lam @ w), pivots)
-
-
-@dataclass(frozen=True)
 class ContactSystem:
     r"""A mechanical system with ``m`` unilateral contacts :math:`\phi(\mathbf q)\ge 0`.
 
@@ -1011,7 +624,7 @@ def _contact_step(system, t, q, v, h):
     Minv_Bt = system.mass_inv @ B.T
     gap = np.asarray(system.gap(q), dtype=float)
     b = B @ Minv_f + (B @ v) / h + gap / h**2
-    lcp = _lemke(B @ Minv_Bt, b, 1e-10, 50 * (system.m + 1))
+    lcp = solve_lcp(B @ Minv_Bt, b)
     v_new = v + h * (Minv_f + Minv_Bt @ lcp.lam)
     return q + h * v_new, v_new, lcp
 

@@ -13,7 +13,10 @@ Every implicit step solves its balance with the same model-independent
 :func:`newton_solve` (a predictor, a backtracking line search on the residual
 norm) and can halve a step whose solve fails (:func:`halving`); a solve that
 still fails raises :class:`NewtonFailure`, which says why, at which step and
-time, after how many iterations and with which residual.
+time, after how many iterations and with which residual.  ``newton_solve``,
+``NewtonInfo``, ``halving``, ``NewtonError`` and ``NewtonFailure`` live in the
+shared floors (:mod:`lib.solvers.newton`, :mod:`lib.solvers.continuation`,
+:mod:`lib.core.errors`) and are re-exported here under their old names.
 
 Public functions
 ----------------
@@ -61,13 +64,15 @@ integration* (2006) for the Verlet method.
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-from scipy.sparse.linalg import splu
+
+from .core.errors import NewtonError, NewtonFailure, SolveError
+from .solvers.continuation import halving
+from .solvers.newton import NewtonInfo, newton_solve
 
 _EPS = np.finfo(float).eps
 
@@ -90,265 +95,6 @@ __all__ = [
 ]
 
 
-class NewtonError(RuntimeError):
-    """Newton's method inside an implicit step did not converge."""
-
-
-class NewtonFailure(NewtonError):
-    """A Newton solve (or an implicit step built on it) failed; says how far it got.
-
-    Raised by :func:`newton_solve`, by the implicit steps (:func:`newmark_step`,
-    :func:`generalized_alpha_step`) and by the runs that call them
-    (:func:`newmark`, :func:`generalized_alpha`), which add the step and time.
-    A subclass of :class:`NewtonError` (itself a ``RuntimeError``), so code that
-    catches either keeps working.
-
-    Attributes
-    ----------
-    reason : str
-        ``"maxiter"`` (iteration budget spent), ``"line search"`` (no step
-        length in the backtracking reduced the residual), ``"non-finite"``
-        (the residual overflowed) or ``"singular"`` (the tangent could not be
-        factorised).
-    iteration : int
-        Newton iterations done when it stopped.
-    residual : float
-        ||R||_inf reached; ``relative`` is it divided by the force scale.
-    step, time : int or None, float or None
-        Step index and time of the failed step (set by the runs).
-    halvings : int
-        How many times the step had been halved when the last attempt failed.
-    """
-
-    def __init__(self, message, *, reason="maxiter", iteration=0, residual=float("nan"),
-                 relative=float("nan"), step=None, time=None, halvings=0):
-        super().__init__(message)
-        self.reason = reason
-        self.iteration = int(iteration)
-        self.residual = float(residual)
-        self.relative = float(relative)
-        self.step = step
-        self.time = time
-        self.halvings = int(halvings)
-
-    def located(self, step, time):
-        """A copy of this failure naming the step and time it happened at."""
-        return NewtonFailure(
-            f"at step {step} (t = {time:.6g}): {self}", reason=self.reason,
-            iteration=self.iteration, residual=self.residual, relative=self.relative,
-            step=step, time=time, halvings=self.halvings)
-
-
-@dataclass(frozen=True)
-class NewtonInfo:
-    """What a converged :func:`newton_solve` did.
-
-    Attributes
-    ----------
-    iterations : int
-        Newton iterations (tangent solves).
-    backtracks : int
-        Step-length halvings made by the line search, summed over iterations.
-    residual : float
-        Final ||R||_inf.
-    """
-
-    iterations: int
-    backtracks: int
-    residual: float
-
-
-def _linear_solve(J, R):
-    """J^{-1} R for a sparse or dense tangent; None if J is singular."""
-    try:
-        with warnings.catch_warnings():
-            # an ill-conditioned tangent is judged by the residual that follows
-            warnings.simplefilter("ignore", sla.LinAlgWarning)
-            if sp.issparse(J):
-                with np.errstate(all="ignore"):
-                    return splu(sp.csc_matrix(J)).solve(R)
-            return sla.solve(np.asarray(J, dtype=float), R)
-    except (sla.LinAlgError, RuntimeError, ValueError):  # splu: "Factor is exactly singular"
-        return None
-
-
-def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtracks=30,
-                 name="Newton"):
-    """Solve R(x) = 0 by Newton's method with a backtracking line search.
-
-    Model-independent: ``fun(x) -> (R, J, scale)`` returns the residual, its
-    Jacobian dR/dx (``scipy.sparse`` matrix or ndarray) and the force scale
-    that makes the tolerance relative.  Each iteration solves J dx = -R
-    (sparse LU or a dense solve) and tries x + t dx with t = 1, 1/2, 1/4, ...
-    until the merit phi = ||R||_2^2 / 2 decreases sufficiently (Armijo,
-    phi(t) <= (1 - 2 c t) phi(0) with c = 1e-4; the Newton direction has
-    phi'(0) = -2 phi(0)).  A full step is always tried first, so where the
-    residual falls monotonically the iterates are plain Newton's (and with
-    ``line_search="fallback"`` every solve plain Newton manages is its own).
-
-    Converged when ||R||_inf <= tol * scale, or when the correction is at
-    round-off (||dx||_inf <= 8 eps ||x||_inf): a residual that is a
-    difference of large stiff terms cannot fall below its round-off floor.
-
-    Parameters
-    ----------
-    fun : callable
-        ``fun(x) -> (R, J, scale)``.
-    x0 : ndarray
-        Start (the predictor).
-    tol : float
-        Relative tolerance on ||R||_inf / scale.
-    maxiter : int
-        Newton iterations allowed.
-    line_search : bool or "fallback"
-        ``True``: backtrack on ||R||_2; ``False``: plain Newton, full steps
-        always; ``"fallback"``: plain Newton first and, only if it fails, again
-        from ``x0`` with the line search (so every solve plain Newton manages
-        gives exactly its result).
-    max_backtracks : int
-        Step-length halvings allowed per iteration.
-    name : str
-        Prefix of the error message (which solve failed).
-
-    Returns
-    -------
-    x : ndarray
-        The solution.
-    info : NewtonInfo
-
-    Raises
-    ------
-    NewtonFailure
-        With ``reason`` "maxiter", "line search", "non-finite" or "singular",
-        the iteration and the residual reached.
-
-    References
-    ----------
-    Dennis and Schnabel, *Numerical methods for unconstrained optimization and
-    nonlinear equations* (1996), ch. 6 (backtracking on the residual norm).
-
-    Examples
-    --------
-    >>> fun = lambda x: (np.arctan(x), np.diag(1 / (1 + x**2)), 1.0)
-    >>> x, info = newton_solve(fun, np.array([2.0]))      # plain Newton diverges from 2
-    >>> abs(float(x[0])) < 1e-12, info.backtracks > 0
-    (True, True)
-    """
-    _check_int(maxiter, "maxiter")
-    if line_search not in (True, False, "fallback"):
-        raise ValueError(f"line_search must be True, False or 'fallback', got {line_search!r}")
-    if line_search == "fallback":
-        try:
-            return newton_solve(fun, x0, tol, maxiter, False, max_backtracks, name)
-        except NewtonFailure:
-            return newton_solve(fun, x0, tol, maxiter, True, max_backtracks, name)
-    x = np.array(x0, dtype=float)
-    R, J, scale = fun(x)
-    R = np.asarray(R, dtype=float)
-    backtracks = 0
-    tiny = np.finfo(float).tiny
-
-    def fail(reason, it, res, sc, extra):
-        raise NewtonFailure(
-            f"{name} failed ({reason}) after {it} iterations: residual {res:.3e} "
-            f"(relative {res / max(sc, tiny):.3e}, tol {tol:.1e}){extra}",
-            reason=reason, iteration=it, residual=res, relative=res / max(sc, tiny))
-
-    for it in range(maxiter + 1):
-        res = float(np.abs(R).max())
-        if not np.isfinite(res):
-            fail("non-finite", it, res, scale, "")
-        if res <= tol * scale:
-            return x, NewtonInfo(it, backtracks, res)
-        if it == maxiter:
-            fail("maxiter", it, res, scale, "")
-        dx = _linear_solve(J, R)
-        if dx is None or not np.all(np.isfinite(dx)):
-            fail("singular", it, res, scale, ": the tangent could not be factorised")
-        dx = -dx
-        at_floor = float(np.abs(dx).max()) <= 8 * _EPS * max(float(np.abs(x).max()), 1e-300)
-        phi0 = float(R @ R)
-        t = 1.0
-        for k in range(max_backtracks + 1):
-            xt = x + t * dx
-            Rt, Jt, st = fun(xt)
-            Rt = np.asarray(Rt, dtype=float)
-            phit = float(Rt @ Rt)
-            if (not line_search or at_floor
-                    or (np.isfinite(phit) and phit <= (1.0 - 2e-4 * t) * phi0)
-                    or float(np.abs(Rt).max()) <= tol * st):
-                break
-            if k == max_backtracks:
-                fail("line search", it, res, scale,
-                     f": no step length down to 2^-{max_backtracks} reduced ||R||")
-            t *= 0.5
-            backtracks += 1
-        x, R, J, scale = xt, Rt, Jt, st
-        if at_floor and np.all(np.isfinite(R)):
-            # the correction is at round-off in x: no further iteration can reduce R
-            return x, NewtonInfo(it + 1, backtracks, float(np.abs(R).max()))
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def halving(step, state, dt, max_halvings=4):
-    """Advance ``state`` by ``dt``, halving the step where its Newton solve fails.
-
-    Model- and scheme-independent sub-stepping: ``step(state, h) -> state``
-    is one implicit step of size h that raises :class:`NewtonFailure` when its
-    solve fails.  On failure the interval is split into two halves, each
-    advanced the same way, down to ``dt / 2**max_halvings``.  The result is no
-    longer the fixed-step scheme where a split happened (it is the same scheme
-    on a locally finer grid), so the number of sub-steps is returned.
-
-    Parameters
-    ----------
-    step : callable
-        ``step(state, h) -> state``.
-    state : tuple
-        The state at the start of the interval.
-    dt : float
-        Interval to advance.
-    max_halvings : int
-        Depth of halving allowed (0: no halving).
-
-    Returns
-    -------
-    state : tuple
-        The state at the end of the interval.
-    nsub : int
-        Sub-steps taken (1 if no halving was needed).
-
-    Raises
-    ------
-    NewtonFailure
-        From the last attempt, with ``halvings`` set to the depth reached.
-
-    Examples
-    --------
-    >>> def step(s, h):                       # "fails" for steps above 0.3
-    ...     if h > 0.3:
-    ...         raise NewtonFailure("too big")
-    ...     return (s[0] + h,)
-    >>> halving(step, (0.0,), 1.0)
-    ((1.0,), 4)
-    """
-    dt = _check_dt(dt)
-    max_halvings = _check_int(max_halvings, "max_halvings")
-
-    def advance(s, h, depth):
-        try:
-            return step(s, h), 1
-        except NewtonFailure as err:
-            if depth >= max_halvings:
-                err.halvings = depth
-                raise
-        s1, n1 = advance(s, 0.5 * h, depth + 1)
-        s2, n2 = advance(s1, 0.5 * h, depth + 1)
-        return s2, n1 + n2
-
-    return advance(tuple(state), dt, 0)
-
-
 _PREDICTORS = ("displacement", "velocity", "acceleration")
 
 
@@ -367,7 +113,7 @@ def _predict(predictor, u, v, a, h):
     return u + h * v + 0.5 * h * h * a
 
 
-class RelaxationError(RuntimeError):
+class RelaxationError(SolveError):
     """Dynamic relaxation did not come to rest within its step budget."""
 
 
@@ -855,7 +601,7 @@ def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor
             return Ma + f, _tangent(K, M, cb), scale
 
         x0 = _predict(predictor, u0, v0, a0, h)
-        x, info = newton_solve(fun, x0, tol, maxiter, line_search, name="Newmark Newton")
+        x, info = newton_solve(fun, x0, tol, maxiter, line_search, where="Newmark Newton")
         stats["iterations"] += info.iterations
         stats["backtracks"] += info.backtracks
         a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
@@ -1080,7 +826,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
 
         x0 = _predict(predictor, u0, v0, a0, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search,
-                               name="generalised-alpha Newton")
+                               where="generalised-alpha Newton")
         stats["iterations"] += info.iterations
         stats["backtracks"] += info.backtracks
         f1 = out["f"]
@@ -1322,7 +1068,7 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
         else:
             x0 = _predict(predictor, q0, v0, None, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search,
-                               name="discrete-gradient Newton")
+                               where="discrete-gradient Newton")
         stats["iterations"] += info.iterations
         stats["backtracks"] += info.backtracks
         return x, 2.0 * (x - q0) / h - v0

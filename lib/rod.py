@@ -66,6 +66,7 @@ from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded, eigh, s
 from scipy.sparse.linalg import splu
 
 from .beam import timoshenko_shear_coefficient
+from .core.errors import SolveError
 
 __all__ = [
     "Rod",
@@ -91,7 +92,7 @@ __all__ = [
 BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
 
 
-class StaticSolveError(RuntimeError):
+class StaticSolveError(SolveError):
     """A static Newton solve did not converge; the message says where it stopped."""
 
 

@@ -21,6 +21,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..core import quadrature
+from ..core.errors import ConvergenceError  # one class, shared with constraints
 from .element import shape_functions
 from .mesh import Mesh
 
@@ -116,8 +117,6 @@ def admissible(model, u):
     return bool(np.all(F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0] > 0))
 
 
-class ConvergenceError(RuntimeError):
-    """A nonlinear solve that did not converge; the message says how far it got."""
 
 
 def pattern(dofs, n):

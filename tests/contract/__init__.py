@@ -1,0 +1,1 @@
+"""The model-contract test (see framework.py for how to add a row)."""
