@@ -271,7 +271,7 @@ def test_actuation_newton_is_reproduced(monkeypatch, tau):
 # --------------------------------------------------------------------------------------
 def rod3d_static_new(m, load, steps=10, tol=1e-10, maxiter=50, moment="conservative",
                      fixed=None, state0=None):
-    load = rod3d._check_load(load)
+    load = rod3d.check_load(load)
     free = np.ones(m.ndof, dtype=bool)
     if fixed is not None:
         free[np.asarray(fixed)] = False
@@ -282,11 +282,11 @@ def rod3d_static_new(m, load, steps=10, tol=1e-10, maxiter=50, moment="conservat
     def solve_at(lam, s):
         ld = lam * load
         s, info = newton_solve(
-            lambda s: rod3d._residual_tangent(m, s, ld, 0.0, moment), s, tol, maxiter,
+            lambda s: rod3d.residual_tangent(m, s, ld, 0.0, moment), s, tol, maxiter,
             max_backtracks=26, where="rod3d.static", accept="natural", scale=fscale,
             floor=floor, roundoff="correction", xtol=1e-14 * m.L, xtol_rel=0.0, free=free,
             update=lambda s, dq, t: rod3d.retract(m, s, t * dq),
-            residual=lambda s: rod3d._residual_tangent(m, s, ld, 0.0, moment, tangent=False))
+            residual=lambda s: rod3d.residual_tangent(m, s, ld, 0.0, moment, tangent=False))
         infos.append(info)
         return s, info
 
@@ -302,9 +302,9 @@ def rod3d_static_new(m, load, steps=10, tol=1e-10, maxiter=50, moment="conservat
 ])
 def test_rod3d_static_is_reproduced(monkeypatch, N, load, steps, moment, fixed):
     m = rod3d.make_rod3d(N)
-    with traced(monkeypatch, rod3d, "_residual_tangent") as old:
+    with traced(monkeypatch, rod3d, "residual_tangent") as old:
         s_old = rod3d.static(m, load, steps=steps, moment=moment, fixed=fixed)
-    with traced(monkeypatch, rod3d, "_residual_tangent") as new:
+    with traced(monkeypatch, rod3d, "residual_tangent") as new:
         s_new, infos = rod3d_static_new(m, load, steps=steps, moment=moment, fixed=fixed)
     assert_same_path(old, new)
     assert_round_off(s_old, s_new)
@@ -316,9 +316,9 @@ def test_rod3d_static_floor_stop_is_reproduced(monkeypatch):
     # a slender rod in the helix of the Love wrench: the residual ends at its floor
     m = rod3d.make_rod3d(20, r_over_L=0.002)
     s0, load, _ = rod3d.helix(m, 0.5, 0.15, 0.0)
-    with traced(monkeypatch, rod3d, "_residual_tangent") as old:
+    with traced(monkeypatch, rod3d, "residual_tangent") as old:
         s_old = rod3d.static(m, load, steps=1, state0=s0, moment="dead")
-    with traced(monkeypatch, rod3d, "_residual_tangent") as new:
+    with traced(monkeypatch, rod3d, "residual_tangent") as new:
         s_new, infos = rod3d_static_new(m, load, steps=1, moment="dead", state0=s0)
     assert_same_path(old, new)
     assert_round_off(s_old, s_new)
@@ -396,7 +396,7 @@ def fem_static_new(model, load, steps=10, tol=1e-10, maxiter=30):
             lambda u: (fem.gradient(model, u, fs), lambda: fem.hessian(model, u)), u, tol,
             maxiter, max_backtracks=29, where="fem.static", accept="none", scale=scale,
             floor=fem_floor(model), roundoff="residual", free=fr,
-            admissible=lambda u: fem._admissible(model, u))
+            admissible=lambda u: fem.admissible(model, u))
         infos.append(info)
         return u, info
 
@@ -413,10 +413,10 @@ def test_fem_static_is_reproduced(monkeypatch, element, alpha, steps, tol):
     m = fem.cantilever(8, 1, element, 0.3, slenderness=8.0)
     load = fem.tip_shear_load(m, alpha * fem.plane_strain_modulus(m) / 12 / m.mesh.length**2)
     with traced(monkeypatch, fem, "gradient") as old, \
-            traced(monkeypatch, fem, "_admissible") as old_adm:
+            traced(monkeypatch, fem, "admissible") as old_adm:
         u_old = fem.static(m, load, steps=steps, tol=tol)
     with traced(monkeypatch, fem, "gradient") as new, \
-            traced(monkeypatch, fem, "_admissible") as new_adm:
+            traced(monkeypatch, fem, "admissible") as new_adm:
         u_new, infos = fem_static_new(m, load, steps=steps, tol=tol)
     assert_same_path(old, new)
     assert_same_path(old_adm, new_adm)
@@ -437,15 +437,15 @@ def test_actuation_fem_newton_is_reproduced_with_its_history(monkeypatch):
     scale = float(np.abs(actuation.pressure_force(m, ch, np.zeros(m.n_dofs), p)[fr]).max())
     Kp = actuation.pressure_stiffness(m, ch, p)
     rec_old = []
-    with traced(monkeypatch, fem, "_admissible") as old:
+    with traced(monkeypatch, fem, "admissible") as old:
         u_old, it_old = actuation._fem_newton(m, ch, p, np.zeros(m.n_dofs), 1e-13, 30, True,
                                               "test", rec_old)
-    with traced(monkeypatch, fem, "_admissible") as new:
+    with traced(monkeypatch, fem, "admissible") as new:
         u_new, info = newton_solve(
             lambda u: (actuation.pressure_residual(m, ch, u, p), lambda: fem.hessian(m, u) + Kp),
             np.zeros(m.n_dofs), 1e-13, 30, max_backtracks=29, accept="none", scale=scale,
             floor=fem_floor(m), roundoff="residual", free=fr, record=True,
-            admissible=lambda u: fem._admissible(m, u))
+            admissible=lambda u: fem.admissible(m, u))
     assert info.iterations == it_old
     assert_same_path(old, new)
     assert_round_off(u_old, u_new)
@@ -469,7 +469,7 @@ def test_actuation_cable_static_is_reproduced(monkeypatch):
 
         return newton_solve(fun, u, 1e-10, 30, max_backtracks=29, accept="none", scale=scale,
                             floor=fem_floor(m), roundoff="residual", free=m.free,
-                            admissible=lambda u: fem._admissible(m, u))
+                            admissible=lambda u: fem.admissible(m, u))
 
     with traced(monkeypatch, fem, "gradient") as new:
         u_new, _ = load_path(solve_at, np.zeros(m.n_dofs), steps=steps)
@@ -582,17 +582,18 @@ def test_crosscheck_skfem_static_is_reproduced(monkeypatch):
     load = fem.tip_shear_load(m, 1.0 * fem.plane_strain_modulus(m) / 12 / m.mesh.length**2)
     steps = 2
     calls = []
-    orig = crosscheck._newton_step
+    from lib.crosscheck import skfem as cc_skfem
+    orig = cc_skfem.newton_step
 
     def counting(solve, where):
         calls.append(where)
         return orig(solve, where)
 
-    monkeypatch.setattr(crosscheck, "_newton_step", counting)
+    monkeypatch.setattr(cc_skfem, "newton_step", counting)
     u_old = crosscheck.skfem_static(m, load, steps=steps)
     monkeypatch.undo()
     basis, perm = crosscheck.skfem_basis(m)
-    _, residual, tangent = crosscheck._nh_forms(m.mu, m.lam)
+    _, residual, tangent = cc_skfem._nh_forms(m.mu, m.lam)
     inv = np.empty_like(perm)
     inv[perm] = np.arange(perm.size)
     free = np.setdiff1d(np.arange(basis.N), inv[m.fixed])
