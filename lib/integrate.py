@@ -66,6 +66,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
+from .kernels.banded import BandedRankOne, SymmetricBanded
+
 _EPS = np.finfo(float).eps
 
 __all__ = [
@@ -159,7 +161,12 @@ class NewtonInfo:
 
 
 def _linear_solve(J, R):
-    """J^{-1} R for a sparse or dense tangent; None if J is singular."""
+    """J^{-1} R for a sparse, banded or dense tangent; None if J is singular."""
+    if isinstance(J, (SymmetricBanded, BandedRankOne)):   # banded model tangent (lib.rod.force)
+        try:
+            return J.solve(R)
+        except (sla.LinAlgError, ValueError):
+            return None
     try:
         with warnings.catch_warnings():
             # an ill-conditioned tangent is judged by the residual that follows
@@ -630,12 +637,21 @@ def _check_mass(mass, n):
 
 
 def _tangent(K, M, c):
-    """K + c M as the Newton tangent: sparse if K is, dense otherwise."""
+    """K + c M as the Newton tangent: banded or sparse if K is, dense otherwise."""
+    if isinstance(K, SymmetricBanded):
+        return K.plus_diagonal(c * M) if M.ndim == 1 else K + c * M
     if sp.issparse(K):
         Mm = sp.diags(M) if M.ndim == 1 else sp.csr_matrix(M)
         return (K + c * Mm).tocsc()
     Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
     return np.asarray(K, dtype=float) + c * Md
+
+
+def _scaled(s, K):
+    """s K for a sparse, banded or dense tangent (keeping its kind)."""
+    if sp.issparse(K) or isinstance(K, SymmetricBanded):
+        return s * K
+    return s * np.asarray(K, dtype=float)
 
 
 def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxiter=40,
@@ -1129,7 +1145,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
             Ma = _mass_apply(M, (1.0 - am) * a1 + am * a0)
             fa = (1.0 - af) * f1 + af * f0
             scale = max(float(np.abs(fa).max()), float(np.abs(Ma).max()), tiny)
-            K = (1.0 - af) * K if sp.issparse(K) else (1.0 - af) * np.asarray(K, dtype=float)
+            K = _scaled(1.0 - af, K)
             return Ma + fa, _tangent(K, M, (1.0 - am) * cb), scale
 
         x0 = _predict(predictor, u0, v0, a0, h)
@@ -1316,8 +1332,9 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
         dc/dq_1 = [grad Pi(q_1) - grad Pi(q_m) - K(q_m) dq / 2 - 2 c M dq] / (dq^T M dq),
 
     and the q-derivative of f_d.  The rank-one term is dense: it is added
-    only when K is dense and ``gradient`` is given (one more gradient per
-    iteration); otherwise it is left out, Newton converges linearly, fast
+    only when K is dense, or banded (:class:`lib.kernels.banded.SymmetricBanded`,
+    solved with the term by Sherman-Morrison), and ``gradient`` is given (one more
+    gradient per iteration); otherwise it is left out, Newton converges linearly, fast
     while the term is small against the inertia term (the chapter counts the
     iterations), and the tangent keeps Newmark's sparsity.  The residual
     itself is exact either way, so:
@@ -1401,12 +1418,13 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
             inertia = _mass_apply(M, cb * (dq - h * v0))
             gbar = g + c * Mdq
             R = inertia + gbar
-            K = 0.5 * K if sp.issparse(K) else 0.5 * np.asarray(K, dtype=float)
+            K = _scaled(0.5, K)
             J = _tangent(K, M, cb + c)
-            if gradient is not None and c != 0.0 and not sp.issparse(J):
+            if gradient is not None and c != 0.0 and isinstance(J, (np.ndarray, SymmetricBanded)):
                 g1 = np.asarray(gradient(x), dtype=float)
                 dc = (g1 - g - K @ dq - 2.0 * c * Mdq) / float(dq @ Mdq)
-                J = J + np.outer(Mdq, dc)
+                # banded: kept as banded + rank one, solved by Sherman-Morrison
+                J = J.plus_outer(Mdq, dc) if isinstance(J, SymmetricBanded) else J + np.outer(Mdq, dc)
             if damping is not None:
                 fd, C = damping(qm, dq / h)
                 R = R + np.asarray(fd, dtype=float)
