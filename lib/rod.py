@@ -59,6 +59,7 @@ from scipy.sparse.linalg import splu
 
 from . import kernels as _kernels
 from .beam import timoshenko_shear_coefficient
+from .kernels.banded import SymmetricBanded
 
 __all__ = [
     "Rod",
@@ -292,8 +293,7 @@ def energy(rod, q, load=None, grav=0.0, *, kernels=None):
     load = _check_load(load)
     grav = _check_grav(grav)
     if not stack and _kernels.use(kernels):
-        from .kernels import planar
-        return planar.energy(np.ascontiguousarray(Q[0]), *_kernel_args(rod, load, grav))
+        return _kernels.planar.energy(np.ascontiguousarray(Q[0]), *_kernel_args(rod, load, grav))
     ell = rod.ell
     phi, x, y = Q[:, 0::3], Q[:, 1::3], Q[:, 2::3]
     dx = np.diff(x, axis=1, prepend=0.0)
@@ -338,8 +338,7 @@ def gradient(rod, q, load=None, grav=0.0, *, kernels=None):
     load = _load_triple(load)
     grav = _check_grav(grav)
     if _kernels.use(kernels):
-        from .kernels import planar
-        return planar.gradient(np.ascontiguousarray(q), *_kernel_args(rod, load, grav))
+        return _kernels.planar.gradient(np.ascontiguousarray(q), *_kernel_args(rod, load, grav))
     N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
     # Few, large numpy calls: the state viewed as a (3, N) array (rows phi, x, y),
     # results written into one preallocated (3, N) array.  At small N the cost is
@@ -448,8 +447,7 @@ def hessian(rod, q):
 def _banded_upper(rod, q, diag_shift=None, kernels=None):
     """Upper banded storage ab[u + i - j, j] = H[i, j] (i <= j) for LAPACK."""
     if _kernels.use(kernels):
-        from .kernels import planar
-        ab = planar.hessian_banded(np.ascontiguousarray(q, dtype=float), rod.N, rod.ell,
+        ab = _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float), rod.N, rod.ell,
                                    rod.EA, rod.kGA, rod.EI)
         if diag_shift is not None:
             ab[BANDWIDTH] += diag_shift
@@ -762,7 +760,8 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
 def _kernel_args(rod, load, grav):
     """The trailing arguments of the lib.kernels.planar kernels (load: a triple or None)."""
     Px, Py, M = (0.0, 0.0, 0.0) if load is None else load
-    return rod.N, rod.ell, rod.EA, rod.kGA, rod.EI, rod.rhoA, grav, Px, Py, M
+    return (int(rod.N), float(rod.ell), float(rod.EA), float(rod.kGA), float(rod.EI),
+            float(rod.rhoA), float(grav), float(Px), float(Py), float(M))
 
 
 def banded_hessian(rod, q, *, kernels=None):
@@ -781,10 +780,8 @@ def banded_hessian(rod, q, *, kernels=None):
     >>> H.shape, H.u, bool(np.allclose(H.toarray(), hessian(rd, straight(rd)).toarray()))
     ((9, 9), 4, True)
     """
-    from .kernels.banded import SymmetricBanded
-
     q = _check_q(rod, q)
-    return SymmetricBanded(_banded_upper(rod, q, kernels=kernels))
+    return SymmetricBanded.wrap(_banded_upper(rod, q, kernels=kernels))
 
 
 def force(rod, load=None, grav=0.0, *, kernels=None):
@@ -805,14 +802,18 @@ def force(rod, load=None, grav=0.0, *, kernels=None):
     >>> bool(q[-1] < 0)
     True
     """
-    load = None if load is None else tuple(_check_load(load))
+    load = None if load is None else tuple(float(x) for x in _check_load(load))
     grav = _check_grav(grav)
     if kernels is not None:
         _kernels.use(kernels)                     # validate the keyword now
+    args = _kernel_args(rod, load, grav)
 
     def f(q):
-        return (gradient(rod, q, load, grav, kernels=kernels),
-                banded_hessian(rod, q, kernels=kernels))
+        if _kernels.use(kernels):                 # one compiled call for both
+            g, ab = _kernels.planar.force(np.ascontiguousarray(_check_q(rod, q)), *args)
+            return g, SymmetricBanded.wrap(ab)
+        return (gradient(rod, q, load, grav, kernels=False),
+                banded_hessian(rod, q, kernels=False))
 
     return f
 

@@ -495,10 +495,9 @@ def _grad_cf(rod, x, Q, load, grav, kernels=None):
     :func:`lib.kernels.spatial.gradient` runs instead.
     """
     if _kernels.use(kernels):
-        from .kernels import spatial
         P = np.zeros(6)
         P[:3] = load[:3]
-        return spatial.gradient(np.ascontiguousarray(x, dtype=float),
+        return _kernels.spatial.gradient(np.ascontiguousarray(x, dtype=float),
                                 np.ascontiguousarray(Q, dtype=float), *_kernel_args(rod, grav), P)
     N, ell = rod.N, rod.ell
     w, qx, qy, qz = Q.T
@@ -575,8 +574,7 @@ def gradient(rod, state, load=None, grav=0.0, *, kernels=None):
     x, Q = _check_state(rod, state)
     load, grav = _check_load(load), _check_grav(grav)
     if _kernels.use(kernels):
-        from .kernels import spatial
-        return spatial.gradient(np.ascontiguousarray(x), np.ascontiguousarray(Q),
+        return _kernels.spatial.gradient(np.ascontiguousarray(x), np.ascontiguousarray(Q),
                                 *_kernel_args(rod, grav), load).ravel()
     G = _grad_cf(rod, x, Q, load, grav, kernels=False)
     if np.any(load[3:]):
@@ -1344,7 +1342,8 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
 
 def _kernel_args(rod, grav):
     """The rod's arguments of the lib.kernels.spatial kernels (before the load)."""
-    return rod.N, rod.ell, rod.EA, rod.kGA, rod.GJ, rod.EI, rod.rhoA, grav
+    return (int(rod.N), float(rod.ell), float(rod.EA), float(rod.kGA), float(rod.GJ),
+            float(rod.EI), float(rod.rhoA), float(grav))
 
 
 _SAMPLE_BYTES = 8 * 2**20          # sample buffers of one kernel call (lie_verlet)
@@ -1369,7 +1368,7 @@ def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe
         k = n // every if observe is not None else 0
         xs, Qs = np.empty((k, N, 3)), np.empty((k, N, 4))
         vs, ws = np.empty((k, N, 3)), np.empty((k, N, 3))
-        fail = spatial.lie_verlet_run(x, Q, v, w, dt, n, every, xs, Qs, vs, ws, *args)
+        fail = spatial.lie_verlet_run(x, Q, v, w, float(dt), n, every, xs, Qs, vs, ws, *args)
         if fail:
             step = done + fail
             raise FloatingPointError(f"explicit Lie-Verlet blew up at step {step} "

@@ -125,6 +125,16 @@ def disabled():
         set_enabled(previous)
 
 
+def __getattr__(name):
+    """The compiled modules on first access (``lib.kernels.planar``, ``.spatial``), so that
+    importing :mod:`lib.kernels` does not import numba."""
+    if name in ("planar", "spatial", "banded"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def use(kernels=None):
     """Resolve a call's ``kernels`` keyword: None follows :func:`enabled`.
 

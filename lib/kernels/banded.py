@@ -63,6 +63,13 @@ class SymmetricBanded:
             raise ValueError(f"ab must be a 2-D array of shape (u + 1, n), got shape {ab.shape}")
         self.ab = ab
 
+    @classmethod
+    def wrap(cls, ab):
+        """A matrix on a float (u + 1, n) array made by trusted code (no checks, no copy)."""
+        out = object.__new__(cls)
+        out.ab = ab
+        return out
+
     # ------------------------------------------------------------------ shape
     @property
     def u(self):
@@ -104,7 +111,7 @@ class SymmetricBanded:
         u, n = self.u, self.shape[0]
         full = np.zeros((2 * u + 1, n))
         full[: u + 1] = self.ab
-        for k in range(1, u + 1):           # row u + k holds A[j + k, j] = A[j, j + k]
+        for k in range(1, min(u, n - 1) + 1):   # row u + k: A[j + k, j] = A[j, j + k]
             full[u + k, : n - k] = self.ab[u - k, k:]
         return full
 
@@ -112,20 +119,20 @@ class SymmetricBanded:
     def __mul__(self, s):
         if np.ndim(s) != 0:
             return NotImplemented
-        return SymmetricBanded(float(s) * self.ab)
+        return SymmetricBanded.wrap(float(s) * self.ab)
 
     __rmul__ = __mul__
 
     def __truediv__(self, s):
         if np.ndim(s) != 0:
             return NotImplemented
-        return SymmetricBanded(self.ab / float(s))
+        return SymmetricBanded.wrap(self.ab / float(s))
 
     def plus_diagonal(self, d):
         """A + diag(d) (d a scalar or shape (n,)), a new matrix."""
         ab = self.ab.copy()
         ab[self.u] += d
-        return SymmetricBanded(ab)
+        return SymmetricBanded.wrap(ab)
 
     def __add__(self, other):
         """A + B: banded if B is, else sparse (B sparse) or dense (B an ndarray)."""
@@ -171,7 +178,7 @@ class SymmetricBanded:
         numpy.linalg.LinAlgError (``scipy.linalg.LinAlgError``)
             If A is singular (or not finite).
         """
-        if not np.all(np.isfinite(self.ab)):
+        if not np.isfinite(self.ab).all():
             raise sla.LinAlgError("the banded matrix is not finite")
         # LAPACK's dpbtrf / dpbtrs directly: the factor-and-solve of
         # scipy.linalg.cholesky_banded / cho_solve_banded without their checks
@@ -252,8 +259,11 @@ class BandedRankOne:
         numpy.linalg.LinAlgError
             If B is singular or 1 + b . B^{-1} a vanishes (the sum is singular).
         """
-        r = np.asarray(r, dtype=float)
-        Y = self.banded.solve(np.column_stack([r, self.a]))
+        n = self.shape[0]
+        rhs = np.empty((n, 2), order="F")
+        rhs[:, 0] = r
+        rhs[:, 1] = self.a
+        Y = self.banded.solve(rhs)
         y, z = Y[:, 0], Y[:, 1]
         den = 1.0 + float(self.b @ z)
         scale = 1.0 + abs(float(self.b @ z))

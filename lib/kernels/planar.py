@@ -9,6 +9,7 @@ arithmetic of its NumPy twin in the same order (tested to round-off in
 
 * :func:`energy`          -- :func:`lib.rod.energy` (one state);
 * :func:`gradient`        -- :func:`lib.rod.gradient`;
+* :func:`force`           -- both of the next two in one call (:func:`lib.rod.force`);
 * :func:`hessian_banded`  -- :func:`lib.rod.hessian` written straight into LAPACK upper
   banded storage ``ab[u + i - j, j] = H[i, j]`` (i <= j), half-bandwidth u = 4: element
   e couples phi_e (3e) with nodes e (3e-2, 3e-1) and e+1 (3e+1, 3e+2), so
@@ -26,7 +27,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["BANDWIDTH", "energy", "gradient", "hessian_banded", "verlet_run", "n_samples"]
+__all__ = ["BANDWIDTH", "energy", "gradient", "force", "hessian_banded", "verlet_run", "n_samples"]
 
 BANDWIDTH = 4
 
@@ -103,9 +104,25 @@ def gradient(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
 @kernel
 def hessian_banded(q, N, ell, EA, S, EI):
     """Hessian of Pi at q in upper banded storage, shape (5, 3N) (see :func:`lib.rod.hessian`)."""
+    ab = np.zeros((BANDWIDTH + 1, 3 * N))
+    _hessian_into(q, N, ell, EA, S, EI, ab)
+    return ab
+
+
+@kernel
+def force(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
+    """(grad Pi(q), its Hessian in upper banded storage): both in one call (lib.rod.force)."""
+    out = np.empty(3 * N)
+    _gradient_into(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M, out)
+    ab = np.zeros((BANDWIDTH + 1, 3 * N))
+    _hessian_into(q, N, ell, EA, S, EI, ab)
+    return out, ab
+
+
+@kernel
+def _hessian_into(q, N, ell, EA, S, EI, ab):
+    """Add the Hessian of Pi at q into the upper banded ``ab`` (5, 3N)."""
     u = 4
-    n = 3 * N
-    ab = np.zeros((u + 1, n))
     kt, kn = EA / ell, S / ell
     kB = EI / ell
     idx = np.empty(5, dtype=np.int64)
@@ -147,7 +164,6 @@ def hessian_banded(q, N, ell, EA, S, EI):
         if e > 0:
             ab[u, 3 * e - 3] += kb
             ab[u - 3, 3 * e] -= kb
-    return ab
 
 
 @kernel
