@@ -6,8 +6,10 @@ the model enters through a callable.
 * explicit:  ``accel(u) -> a``  (a = -M^{-1} grad Pi(u) + external, any shape
   matching ``u``)
 * implicit:  ``force(u) -> (f, K)`` with f = internal - external force
-  (``grad Pi``) and K its tangent (``scipy.sparse`` matrix or ndarray); the
-  residual is R = M a + f.
+  (``grad Pi``) and K its tangent (``scipy.sparse`` matrix, ndarray, or a
+  :class:`lib.kernels.banded.SymmetricBanded` -- e.g. :func:`lib.rod.force` --
+  which the Newton solve factors by LAPACK's band Cholesky); the residual is
+  R = M a + f.
 
 Every implicit step solves its balance with the same model-independent
 :func:`newton_solve` (a predictor, a backtracking line search on the residual

@@ -10,14 +10,13 @@ many steps, several N, with loads and gravity).
 
 Modules
 -------
-``lib.kernels.planar``   the planar rod of :mod:`lib.rod`: gradient, the Hessian straight
-                         into LAPACK banded storage, velocity Verlet over many steps
-``lib.kernels.spatial``  the 3-D rod of :mod:`lib.rod3d`: internal forces and torques,
-                         the Lie-group position Verlet over many steps
-``lib.kernels.banded``   :class:`~lib.kernels.banded.SymmetricBanded`, a symmetric banded
-                         matrix the implicit integrators factor with
-                         ``scipy.linalg.cholesky_banded`` (``solve_banded`` if it is not
-                         positive definite); NumPy / SciPy only, no numba
+* ``lib.kernels.planar``: the planar rod of :mod:`lib.rod` -- energy, gradient, the
+  Hessian straight into LAPACK banded storage, velocity Verlet over many steps;
+* ``lib.kernels.spatial``: the 3-D rod of :mod:`lib.rod3d` -- internal forces and
+  torques, the Lie-group position Verlet over many steps;
+* ``lib.kernels.banded``: :class:`~lib.kernels.banded.SymmetricBanded`, a symmetric
+  banded matrix the implicit integrators factor by banded Cholesky (banded LU if it is
+  not positive definite), and its rank-one update; NumPy / SciPy only, no numba.
 
 The compiled modules import nothing from ``lib`` (they take arrays and floats), so the
 faces can call them; importing :mod:`lib.kernels` itself does not import numba.

@@ -33,24 +33,28 @@ BANDWIDTH = 4
 
 
 @kernel
+def _element(q, e, xp, yp):
+    """(phi, cos phi, sin phi, a, b) of element e; (xp, yp) is node e."""
+    phi = q[3 * e]
+    dx, dy = q[3 * e + 1] - xp, q[3 * e + 2] - yp
+    c, s = math.cos(phi), math.sin(phi)
+    return phi, c, s, c * dx + s * dy, c * dy - s * dx
+
+
+@kernel
 def energy(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
     """Pi(q) (see :func:`lib.rod.energy`); sums run element by element."""
     xp, yp = 0.0, 0.0
     stretch, bend, weight = 0.0, 0.0, 0.0
     phi_prev = 0.0
     for e in range(N):
-        phi = q[3 * e]
-        x, y = q[3 * e + 1], q[3 * e + 2]
-        dx, dy = x - xp, y - yp
-        xp, yp = x, y
-        c, s = math.cos(phi), math.sin(phi)
-        a = c * dx + s * dy
-        b = c * dy - s * dx
+        phi, c, s, a, b = _element(q, e, xp, yp)
+        xp, yp = q[3 * e + 1], q[3 * e + 2]
         stretch += 0.5 * ell * (EA * (a / ell - 1.0) ** 2 + S * (b / ell) ** 2)
         w = 2.0 if e == 0 else 1.0
         bend += 0.5 * EI / ell * w * (phi - phi_prev) ** 2
         phi_prev = phi
-        weight += y * (rhoA * ell * (0.5 if e == N - 1 else 1.0))
+        weight += yp * (rhoA * ell * (0.5 if e == N - 1 else 1.0))
     ext = Px * q[3 * N - 2] + Py * q[3 * N - 1] + M * q[3 * N - 3]
     return stretch + bend + g * weight - ext
 
@@ -62,13 +66,8 @@ def _gradient_into(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M, out):
     kB = EI / ell
     xp, yp = 0.0, 0.0
     for e in range(N):
-        phi = q[3 * e]
-        x, y = q[3 * e + 1], q[3 * e + 2]
-        dx, dy = x - xp, y - yp
-        xp, yp = x, y
-        c, s = math.cos(phi), math.sin(phi)
-        a = c * dx + s * dy
-        b = c * dy - s * dx
+        phi, c, s, a, b = _element(q, e, xp, yp)
+        xp, yp = q[3 * e + 1], q[3 * e + 2]
         Fa = a * kA - EA
         Fb = b * kS
         out[3 * e] = Fa * b - Fb * a
@@ -131,13 +130,8 @@ def _hessian_into(q, N, ell, EA, S, EI, ab):
     h = np.empty((3, 3))
     xp, yp = 0.0, 0.0
     for e in range(N):
-        phi = q[3 * e]
-        x, y = q[3 * e + 1], q[3 * e + 2]
-        dx, dy = x - xp, y - yp
-        xp, yp = x, y
-        c, s = math.cos(phi), math.sin(phi)
-        a = c * dx + s * dy
-        b = c * dy - s * dx
+        phi, c, s, a, b = _element(q, e, xp, yp)
+        xp, yp = q[3 * e + 1], q[3 * e + 2]
         Fa = EA * (a / ell - 1.0)
         Fb = S * b / ell
         h[0, 0] = (EA * b * b + S * a * a) / ell - Fa * a - Fb * b
