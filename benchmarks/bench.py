@@ -109,8 +109,11 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
     """Time lib.rod energy / gradient / Hessian against the per-element loop.
 
     The loop takes the state as a Python list (its natural input); the
-    conversion is not timed.  Returns one dict per (N, kernel) with ``lib``
-    and ``loop`` seconds per call, plus ``ratio`` = lib / loop.
+    conversion is not timed.  ``lib`` is the vectorised NumPy code
+    (``kernels=False``); ``compiled`` its numba twin in :mod:`lib.kernels`
+    (the default when the kernels are on; for the Hessian, the banded assembly
+    :func:`lib.rod.banded_hessian`).  Returns one dict per (N, kernel) with
+    ``lib``, ``compiled`` and ``loop`` seconds per call, plus ``ratio`` = lib / loop.
     """
     rows = []
     for N in Ns:
@@ -118,16 +121,20 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
         q = _perturbed_state(rod)
         ql = q.tolist()
         cands = {
-            ("energy", "lib"): lambda: rod_mod.energy(rod, q, TIP_LOAD),
+            ("energy", "lib"): lambda: rod_mod.energy(rod, q, TIP_LOAD, kernels=False),
+            ("energy", "compiled"): lambda: rod_mod.energy(rod, q, TIP_LOAD, kernels=True),
             ("energy", "loop"): lambda: loop_rod.energy(rod, ql, TIP_LOAD),
-            ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+            ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=False),
+            ("gradient", "compiled"): lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=True),
             ("gradient", "loop"): lambda: loop_rod.gradient(rod, ql, TIP_LOAD),
             ("hessian", "lib"): lambda: rod_mod.hessian(rod, q),
+            ("hessian", "compiled"): lambda: rod_mod.banded_hessian(rod, q, kernels=True),
             ("hessian", "loop"): lambda: loop_rod.hessian(rod, ql),
         }
         best = best_of(cands, rounds=rounds, min_round=min_round)
         for k in KERNELS:
-            row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")]}
+            row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")],
+                   "compiled": best[(k, "compiled")]}
             row["ratio"] = row["lib"] / row["loop"]
             rows.append(row)
         if progress:
@@ -381,8 +388,9 @@ def gradient_slices(rod, q, load=None, grav=0.0):
 def design_choices(rod_N=(20, 1280), fem_mesh=(80, 8), rounds=9, progress=print):
     """Each of lib's kernel choices timed against the obvious alternative.
 
-    * ``gradient``: :func:`lib.rod.gradient` ((3, N) view, results written into
-      one preallocated array) against :func:`gradient_slices`, at each N of ``rod_N``;
+    * ``gradient``: :func:`lib.rod.gradient`'s NumPy code (``kernels=False``: (3, N)
+      view, results written into one preallocated array) against
+      :func:`gradient_slices`, at each N of ``rod_N``;
     * ``blocks``: the rod's 5 x 5 element Hessian blocks T^T h T for N = ``rod_N[-1]``
       elements as a batched matmul ``T.T @ h @ T`` (lib) against the
       three-operand ``einsum("ji,ejk,kl->eil", T, h, T)``;
@@ -399,7 +407,7 @@ def design_choices(rod_N=(20, 1280), fem_mesh=(80, 8), rounds=9, progress=print)
     for N in rod_N:
         rod = rod_mod.make_rod(N)
         q = _perturbed_state(rod)
-        best = best_of({"lib": lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+        best = best_of({"lib": lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=False),
                         "alt": lambda: gradient_slices(rod, q, TIP_LOAD)},
                        rounds=rounds, min_round=1e-3)
         out[f"gradient_N{N}"] = dict(best, N=N)

@@ -53,11 +53,14 @@ def us(t):
 
 
 def print_rod_kernels(rows):
-    print("\nRod kernels, time per call [µs] (best of repeats)")
-    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9}")
+    print("\nRod kernels, time per call [µs] (best of repeats); lib: NumPy (kernels=False), "
+          "compiled: lib.kernels (Hessian: banded)")
+    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9} "
+          f"{'compiled':>10} {'comp./lib':>10}")
     for r in rows:
         print(f"{r['N']:>6} {r['kernel']:<9} {us(r['lib'])} {us(r['loop'])} "
-              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f}")
+              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f} {us(r['compiled'])} "
+              f"{r['compiled'] / r['lib']:>10.3f}")
     print("  cost model t = t0 + c N (the line through N = 1 and the largest N):")
     for k in bench.KERNELS:
         (a0, a1), (b0, b1) = bench.cost_model(rows, k, "lib"), bench.cost_model(rows, k, "loop")

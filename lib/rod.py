@@ -290,10 +290,11 @@ def energy(rod, q, load=None, grav=0.0, *, kernels=None):
         stack = True
     else:
         Q, stack = _check_q(rod, q)[None, :], False
+    if not stack and _kernels.use(kernels):      # the cheap checks of the hot path
+        return _kernels.planar.energy(np.ascontiguousarray(Q[0]),
+                                      *_kernel_args(rod, _load_triple(load), _check_grav(grav)))
     load = _check_load(load)
     grav = _check_grav(grav)
-    if not stack and _kernels.use(kernels):
-        return _kernels.planar.energy(np.ascontiguousarray(Q[0]), *_kernel_args(rod, load, grav))
     ell = rod.ell
     phi, x, y = Q[:, 0::3], Q[:, 1::3], Q[:, 2::3]
     dx = np.diff(x, axis=1, prepend=0.0)

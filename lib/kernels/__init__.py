@@ -16,7 +16,8 @@ Modules
   torques, the Lie-group position Verlet over many steps;
 * ``lib.kernels.banded``: :class:`~lib.kernels.banded.SymmetricBanded`, a symmetric
   banded matrix the implicit integrators factor by banded Cholesky (banded LU if it is
-  not positive definite), and its rank-one update; NumPy / SciPy only, no numba.
+  not positive definite), and its rank-one update; NumPy / SciPy only (its product
+  with a vector has the numba twin ``lib.kernels.bandops.sym_matvec``).
 
 The compiled modules import nothing from ``lib`` (they take arrays and floats), so the
 faces can call them; importing :mod:`lib.kernels` itself does not import numba.
@@ -127,7 +128,7 @@ def disabled():
 def __getattr__(name):
     """The compiled modules on first access (``lib.kernels.planar``, ``.spatial``), so that
     importing :mod:`lib.kernels` does not import numba."""
-    if name in ("planar", "spatial", "banded"):
+    if name in ("planar", "spatial", "banded", "bandops"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

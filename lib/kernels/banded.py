@@ -36,7 +36,20 @@ import scipy.linalg as sla
 import scipy.linalg.lapack as _lapack
 import scipy.sparse as sp
 
+from . import use as _use_kernels
+
 __all__ = ["SymmetricBanded", "BandedRankOne"]
+
+_MATVEC = []
+
+
+def _compiled_matvec():
+    """lib.kernels.bandops.sym_matvec, imported (with numba) on first use."""
+    if not _MATVEC:
+        from .bandops import sym_matvec
+
+        _MATVEC.append(sym_matvec)
+    return _MATVEC[0]
 
 
 class SymmetricBanded:
@@ -153,10 +166,13 @@ class SymmetricBanded:
     __radd__ = __add__
 
     def __matmul__(self, x):
-        """A x for a vector x (n,)."""
+        """A x for a vector x (n,) (compiled by :func:`lib.kernels.bandops.sym_matvec`
+        when the kernels are on)."""
         x = np.asarray(x, dtype=float)
         if x.shape != (self.shape[0],):
             return NotImplemented
+        if _use_kernels():
+            return _compiled_matvec()(np.ascontiguousarray(self.ab), np.ascontiguousarray(x))
         u, n, ab = self.u, self.shape[0], self.ab
         y = ab[u] * x
         for k in range(1, min(u, n - 1) + 1):
