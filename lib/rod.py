@@ -448,8 +448,8 @@ def hessian(rod, q):
 def _banded_upper(rod, q, diag_shift=None, kernels=None):
     """Upper banded storage ab[u + i - j, j] = H[i, j] (i <= j) for LAPACK."""
     if _kernels.use(kernels):
-        ab = _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float), rod.N, rod.ell,
-                                   rod.EA, rod.kGA, rod.EI)
+        ab = _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float),
+                                            *_kernel_args(rod, None, 0.0)[:5])
         if diag_shift is not None:
             ab[BANDWIDTH] += diag_shift
         return ab
@@ -870,14 +870,12 @@ def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=Non
         return integrate.verlet(q0, v0, dt, nsteps,
                                 lambda q: -gradient(rod, q, load, grav, kernels=False) / m,
                                 every)
-    from .kernels import planar
-
     dt = integrate._check_dt(dt)
     nsteps = integrate._check_int(nsteps, "nsteps")
     every = integrate._check_int(every, "every", 1)
-    t, q, v, a, steps, fail = planar.verlet_run(np.ascontiguousarray(q0),
-                                                np.ascontiguousarray(v0), dt, nsteps, every, m,
-                                                *_kernel_args(rod, load, grav))
+    t, q, v, a, steps, fail = _kernels.planar.verlet_run(
+        np.ascontiguousarray(q0), np.ascontiguousarray(v0), dt, nsteps, every, m,
+        *_kernel_args(rod, load, grav))
     if fail:
         raise FloatingPointError(f"state became non-finite at step {fail} (t = {fail * dt:.6g})")
     return integrate.Trajectory(t, q, v, a, steps, {})

@@ -498,7 +498,8 @@ def _grad_cf(rod, x, Q, load, grav, kernels=None):
         P = np.zeros(6)
         P[:3] = load[:3]
         return _kernels.spatial.gradient(np.ascontiguousarray(x, dtype=float),
-                                np.ascontiguousarray(Q, dtype=float), *_kernel_args(rod, grav), P)
+                                         np.ascontiguousarray(Q, dtype=float),
+                                         *_kernel_args(rod, grav), P)
     N, ell = rod.N, rod.ell
     w, qx, qy, qz = Q.T
     # rotation matrix entries R_ij (each (N,))
@@ -575,7 +576,7 @@ def gradient(rod, state, load=None, grav=0.0, *, kernels=None):
     load, grav = _check_load(load), _check_grav(grav)
     if _kernels.use(kernels):
         return _kernels.spatial.gradient(np.ascontiguousarray(x), np.ascontiguousarray(Q),
-                                *_kernel_args(rod, grav), load).ravel()
+                                         *_kernel_args(rod, grav), load).ravel()
     G = _grad_cf(rod, x, Q, load, grav, kernels=False)
     if np.any(load[3:]):
         th = quat_log(Q[-1])
@@ -1352,8 +1353,6 @@ _SAMPLE_BYTES = 8 * 2**20          # sample buffers of one kernel call (lie_verl
 def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe, midpoint,
                          rigid_clamp):
     """:func:`lie_verlet` through the many-steps kernel; observe on the sampled states."""
-    from .kernels import spatial
-
     x, Q = np.array(x, dtype=float, order="C"), np.array(Q, dtype=float, order="C")
     v, w = np.ascontiguousarray(v), np.ascontiguousarray(w)
     N = rod.N
@@ -1368,7 +1367,7 @@ def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe
         k = n // every if observe is not None else 0
         xs, Qs = np.empty((k, N, 3)), np.empty((k, N, 4))
         vs, ws = np.empty((k, N, 3)), np.empty((k, N, 3))
-        fail = spatial.lie_verlet_run(x, Q, v, w, float(dt), n, every, xs, Qs, vs, ws, *args)
+        fail = _kernels.spatial.lie_verlet_run(x, Q, v, w, float(dt), n, every, xs, Qs, vs, ws, *args)
         if fail:
             step = done + fail
             raise FloatingPointError(f"explicit Lie-Verlet blew up at step {step} "
