@@ -1,9 +1,10 @@
 """Timing harness shared by ``benchmarks/run.py`` (``make bench``) and the Performance page.
 
 Every measurement is "best of repeats": the candidates of one comparison are
-timed in interleaved rounds (``timeit``), so a burst of load from another
-process hits all of them alike, and the minimum over rounds is kept -- the
-cost of the code itself, not of the machine's other work.  The widget
+timed in interleaved rounds (``timeit``, on this process's CPU clock by default,
+:data:`TIMER`), so a burst of load from another process hits all of them alike,
+and the minimum over rounds is kept -- the cost of the code itself, not of the
+machine's other work.  The widget
 response, in contrast, is the median of single calls: what a reader waits for.
 
 Functions return plain dicts / lists of dicts (JSON-ready); times are seconds.
@@ -14,8 +15,9 @@ Functions return plain dicts / lists of dicts (JSON-ready); times are seconds.
 * :func:`design_choices` -- each of lib's three kernel choices (the (3, N) view
   in the rod gradient, batched matmul for the rod's element blocks,
   ``einsum(optimize=True)`` for the FEM tangent) against the obvious alternative.
-* :func:`rod_steps` -- one Verlet and one Newmark step of lib's rod against one
-  PyElastica position-Verlet step of the same cantilever.
+* :func:`rod_steps` -- one Verlet and one Newmark step of lib's rod (NumPy, compiled,
+  banded) against one PyElastica position-Verlet step of the same cantilever.
+* :func:`cold_start` -- a fresh interpreter to the first steps of the compiled path.
 * :func:`fem_assembly` -- T6 internal force + tangent on 80 x 8 (lib.fem)
   against scikit-fem's assembly of the same neo-Hookean forms.
 * :func:`widget_response` -- the compute behind a typical widget.
@@ -57,7 +59,14 @@ TIP_LOAD = (0.0, -2.0, 0.0)  # alpha = 2 dead tip load in -y, the chapter's dyna
 # --------------------------------------------------------------------------------------
 # timing primitive
 # --------------------------------------------------------------------------------------
-def best_of(candidates, rounds=20, min_round=2e-3):
+#: The clock of :func:`best_of`: this process's CPU time by default (``time.process_time``),
+#: so that time taken by other processes on a busy machine is not counted (for the
+#: single-threaded code timed here it equals the wall time on a quiet machine);
+#: ``run.py --wall-clock`` sets ``time.perf_counter``.
+TIMER = time.process_time
+
+
+def best_of(candidates, rounds=20, min_round=2e-3, timer=None):
     """Best (minimum) seconds per call of each callable, timed in interleaved rounds.
 
     Parameters
@@ -67,19 +76,22 @@ def best_of(candidates, rounds=20, min_round=2e-3):
         Number of rounds; in each, every candidate runs ``number`` times.
     min_round : float
         ``number`` is chosen per candidate so that one round lasts about this long.
+    timer : callable, optional
+        The clock (default :data:`TIMER`).
 
     Returns
     -------
     dict name -> seconds per call
     """
+    timer = TIMER if timer is None else timer
     number = {}
     for name, f in candidates.items():
-        t = timeit.Timer(f).timeit(1)  # also a warm-up call
+        t = timeit.Timer(f, timer=timer).timeit(1)  # also a warm-up call
         number[name] = max(1, int(min_round / max(t, 1e-7)))
     best = {name: np.inf for name in candidates}
     for _ in range(rounds):
         for name, f in candidates.items():
-            t = timeit.Timer(f).timeit(number[name]) / number[name]
+            t = timeit.Timer(f, timer=timer).timeit(number[name]) / number[name]
             best[name] = min(best[name], t)
     return best
 
@@ -97,8 +109,11 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
     """Time lib.rod energy / gradient / Hessian against the per-element loop.
 
     The loop takes the state as a Python list (its natural input); the
-    conversion is not timed.  Returns one dict per (N, kernel) with ``lib``
-    and ``loop`` seconds per call, plus ``ratio`` = lib / loop.
+    conversion is not timed.  ``lib`` is the vectorised NumPy code
+    (``kernels=False``); ``compiled`` its numba twin in :mod:`lib.kernels`
+    (the default when the kernels are on; for the Hessian, the banded assembly
+    :func:`lib.rod.banded_hessian`).  Returns one dict per (N, kernel) with
+    ``lib``, ``compiled`` and ``loop`` seconds per call, plus ``ratio`` = lib / loop.
     """
     rows = []
     for N in Ns:
@@ -106,16 +121,20 @@ def rod_kernels(Ns=ROD_NS, rounds=20, min_round=2e-3, progress=print):
         q = _perturbed_state(rod)
         ql = q.tolist()
         cands = {
-            ("energy", "lib"): lambda: rod_mod.energy(rod, q, TIP_LOAD),
+            ("energy", "lib"): lambda: rod_mod.energy(rod, q, TIP_LOAD, kernels=False),
+            ("energy", "compiled"): lambda: rod_mod.energy(rod, q, TIP_LOAD, kernels=True),
             ("energy", "loop"): lambda: loop_rod.energy(rod, ql, TIP_LOAD),
-            ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+            ("gradient", "lib"): lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=False),
+            ("gradient", "compiled"): lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=True),
             ("gradient", "loop"): lambda: loop_rod.gradient(rod, ql, TIP_LOAD),
             ("hessian", "lib"): lambda: rod_mod.hessian(rod, q),
+            ("hessian", "compiled"): lambda: rod_mod.banded_hessian(rod, q, kernels=True),
             ("hessian", "loop"): lambda: loop_rod.hessian(rod, ql),
         }
         best = best_of(cands, rounds=rounds, min_round=min_round)
         for k in KERNELS:
-            row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")]}
+            row = {"N": N, "kernel": k, "lib": best[(k, "lib")], "loop": best[(k, "loop")],
+                   "compiled": best[(k, "compiled")]}
             row["ratio"] = row["lib"] / row["loop"]
             rows.append(row)
         if progress:
@@ -150,7 +169,7 @@ def crossover(rows, kernel):
 # one time step: lib Verlet / Newmark vs PyElastica
 # --------------------------------------------------------------------------------------
 def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_dt=0.01,
-              pyelastica=True, progress=print):
+              pyelastica=True, progress=print, run_steps=200):
     """Seconds per step of lib's Verlet and Newmark on the rod, and of PyElastica.
 
     The cantilever: r/L = 0.04, nu = 0.5, ks = 0.9, released straight and at
@@ -161,9 +180,27 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
     PyElastica's position-Verlet step is timed on a running simulation (its
     cost does not depend on the state) at half lib's Verlet step.
 
-    Returns one dict per N with seconds per step (``verlet``, ``newmark``,
-    ``pyelastica`` or None), the step sizes, and ``newton_per_step`` (force
-    evaluations per Newmark step, deterministic).
+    Candidates (seconds per step):
+
+    * ``verlet_numpy``: ``integrate.verlet_step`` in a Python loop, the gradient by
+      NumPy (``kernels=False``): the readable path the chapters teach;
+    * ``verlet``: the same loop with :func:`lib.rod.gradient`'s default (the compiled
+      gradient when ``lib.kernels`` is on);
+    * ``verlet_run``: :func:`lib.rod.verlet`, ``run_steps`` steps in one call (the
+      compiled many-steps kernel when on);
+    * ``newmark``: :func:`lib.integrate.newmark_step` with (NumPy gradient, sparse
+      Hessian): a CSR matrix and a sparse LU per Newton iteration;
+    * ``newmark_banded``: the same step with :func:`lib.rod.force` (banded Hessian,
+      LAPACK band Cholesky);
+    * ``dg`` / ``dg_banded``: :func:`lib.integrate.discrete_gradient_step` at
+      ``newmark_dt`` with (NumPy energy and gradient, sparse Hessian; the tangent
+      without its rank-one term) / with :func:`lib.rod.force` and ``gradient=`` (the
+      exact tangent, banded plus rank one);
+    * ``pyelastica``: PyElastica's position-Verlet step.
+
+    Returns one dict per N with those seconds per step (``pyelastica`` None if not
+    run), the step sizes, and ``newton_per_step`` (force evaluations per Newmark
+    step, deterministic).
     """
     rows = []
     for N in Ns:
@@ -177,31 +214,61 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
         def accel(q):
             return -rod_mod.gradient(rod, q, TIP_LOAD) / m
 
+        def accel_numpy(q):
+            return -rod_mod.gradient(rod, q, TIP_LOAD, kernels=False) / m
+
         a0 = accel(q0)
         calls = {"n": 0}
 
         def force(u):
             calls["n"] += 1
-            return rod_mod.gradient(rod, u, TIP_LOAD), rod_mod.hessian(rod, u)
+            return (rod_mod.gradient(rod, u, TIP_LOAD, kernels=False),
+                    rod_mod.hessian(rod, u))
 
-        def run_verlet():
-            q, v, a = q0, v0, a0
-            for _ in range(verlet_steps):
-                q, v, a = integ.verlet_step(q, v, a, dt, accel)
-            return q
+        force_banded = rod_mod.force(rod, TIP_LOAD)
 
-        def run_newmark():
-            u, v, a = q0, v0, a0
-            for _ in range(newmark_steps):
-                u, v, a = integ.newmark_step(u, v, a, newmark_dt, force, m)
-            return u
+        def loop(acc):
+            def run():
+                q, v, a = q0, v0, a0
+                for _ in range(verlet_steps):
+                    q, v, a = integ.verlet_step(q, v, a, dt, acc)
+                return q
+            return run
 
+        def run_verlet_kernel():
+            return rod_mod.verlet(rod, q0, v0, dt, run_steps, TIP_LOAD, every=run_steps).q[-1]
+
+        def newmark(f):
+            def run():
+                u, v, a = q0, v0, a0
+                for _ in range(newmark_steps):
+                    u, v, a = integ.newmark_step(u, v, a, newmark_dt, f, m)
+                return u
+            return run
+
+        energy_numpy = lambda q: rod_mod.energy(rod, q, TIP_LOAD, kernels=False)
+        energy = lambda q: rod_mod.energy(rod, q, TIP_LOAD)
+        gradient = lambda q: rod_mod.gradient(rod, q, TIP_LOAD)
+
+        def dg(f, E, g):
+            def run():
+                q, v = q0, v0
+                for _ in range(newmark_steps):
+                    q, v = integ.discrete_gradient_step(q, v, newmark_dt, E, f, m, gradient=g)
+                return q
+            return run
+
+        run_verlet = loop(accel)
         if not np.all(np.isfinite(run_verlet())):
             raise FloatingPointError(f"lib Verlet blew up at N = {N}")
         calls["n"] = 0
+        run_newmark = newmark(force)
         run_newmark()
         newton = calls["n"] / newmark_steps
-        cands = {"verlet": run_verlet, "newmark": run_newmark}
+        cands = {"verlet_numpy": loop(accel_numpy), "verlet": run_verlet,
+                 "verlet_run": run_verlet_kernel, "newmark": run_newmark,
+                 "newmark_banded": newmark(force_banded), "dg": dg(force, energy_numpy, None),
+                 "dg_banded": dg(force_banded, energy, gradient)}
         pe_rod = None
         if pyelastica:
             import peers
@@ -220,8 +287,13 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
             raise FloatingPointError(f"PyElastica blew up at N = {N}")
         rows.append({
             "N": N,
+            "verlet_numpy": best["verlet_numpy"] / verlet_steps,
             "verlet": best["verlet"] / verlet_steps,
+            "verlet_run": best["verlet_run"] / run_steps,
             "newmark": best["newmark"] / newmark_steps,
+            "newmark_banded": best["newmark_banded"] / newmark_steps,
+            "dg": best["dg"] / newmark_steps,
+            "dg_banded": best["dg_banded"] / newmark_steps,
             "pyelastica": best["pyelastica"] / verlet_steps if pyelastica else None,
             "verlet_dt": dt,
             "newmark_dt": newmark_dt,
@@ -316,8 +388,9 @@ def gradient_slices(rod, q, load=None, grav=0.0):
 def design_choices(rod_N=(20, 1280), fem_mesh=(80, 8), rounds=9, progress=print):
     """Each of lib's kernel choices timed against the obvious alternative.
 
-    * ``gradient``: :func:`lib.rod.gradient` ((3, N) view, results written into
-      one preallocated array) against :func:`gradient_slices`, at each N of ``rod_N``;
+    * ``gradient``: :func:`lib.rod.gradient`'s NumPy code (``kernels=False``: (3, N)
+      view, results written into one preallocated array) against
+      :func:`gradient_slices`, at each N of ``rod_N``;
     * ``blocks``: the rod's 5 x 5 element Hessian blocks T^T h T for N = ``rod_N[-1]``
       elements as a batched matmul ``T.T @ h @ T`` (lib) against the
       three-operand ``einsum("ji,ejk,kl->eil", T, h, T)``;
@@ -334,7 +407,7 @@ def design_choices(rod_N=(20, 1280), fem_mesh=(80, 8), rounds=9, progress=print)
     for N in rod_N:
         rod = rod_mod.make_rod(N)
         q = _perturbed_state(rod)
-        best = best_of({"lib": lambda: rod_mod.gradient(rod, q, TIP_LOAD),
+        best = best_of({"lib": lambda: rod_mod.gradient(rod, q, TIP_LOAD, kernels=False),
                         "alt": lambda: gradient_slices(rod, q, TIP_LOAD)},
                        rounds=rounds, min_round=1e-3)
         out[f"gradient_N{N}"] = dict(best, N=N)
@@ -405,6 +478,55 @@ def widget_response_single_thread():
         return json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         return None
+
+
+# --------------------------------------------------------------------------------------
+# cold start of the compiled path
+# --------------------------------------------------------------------------------------
+COLD_START = """
+import numpy as np
+from lib import integrate, rod, rod3d
+m = rod3d.make_rod3d(20)
+z = np.zeros((20, 3))
+rod3d.lie_verlet(m, rod3d.straight(m), z, z, 1e-4, 1, load=(0.0, -1.0, 0.0))
+r = rod.make_rod(20)
+q = rod.straight(r)
+rod.verlet(r, q, np.zeros_like(q), 1e-4, 1, (0.0, -1.0, 0.0))
+integrate.newmark_step(q, np.zeros_like(q), np.zeros_like(q), 1e-3, rod.force(r), rod.mass(r))
+"""
+
+
+def cold_start(runs=3, progress=print):
+    """Seconds from a fresh interpreter to the first steps of the compiled path.
+
+    Each run is ``python -c COLD_START`` in a new process (``LIB_KERNELS=1``, this
+    worktree first on ``PYTHONPATH``): import numpy, scipy and lib, then one step of
+    the 3-D rod's Lie-Verlet, one planar Verlet step and one planar Newmark step with
+    the banded tangent -- so numba is imported and every kernel of those steps loaded
+    from the compile cache.  A first run warms the cache (it compiles if the cache is
+    cold; its time is returned as ``first``); ``seconds`` is the least wall time of
+    the next ``runs`` runs, ``cpu_seconds`` that run's CPU time (user + system).
+    """
+    env = dict(os.environ, LIB_KERNELS="1",
+               PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in
+                                          os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                          if p]))
+    times = []
+    for _ in range(runs + 1):
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", COLD_START], cwd=ROOT, env=env,
+                              capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode:
+            raise RuntimeError(f"cold start run failed: {proc.stderr.strip()[-300:]}")
+        cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+        times.append((wall, cpu))
+    best = min(times[1:])
+    if progress:
+        progress("  cold start done")
+    return {"first": times[0][0], "seconds": best[0], "cpu_seconds": best[1], "runs": runs}
 
 
 # --------------------------------------------------------------------------------------
@@ -516,6 +638,27 @@ def targets(results):
         if r and r.get("pyelastica"):
             add("Verlet step at N = 80, lib/PyElastica time", r["verlet"] / r["pyelastica"],
                 "<=", 1.0, "x")
+        for N in (20, 80):                                  # issue 26
+            r = _row(st, N=N)
+            if r and r.get("pyelastica") and "verlet_run" in r:
+                add(f"planar explicit step N = {N}, lib run/PyElastica", r["verlet_run"]
+                    / r["pyelastica"], "<=", 0.5, "x")
+        for key, name in (("newmark_banded", "Newmark"), ("dg_banded", "discrete-gradient")):
+            for N in (20, 80):
+                r = _row(st, N=N)
+                if r and key in r:
+                    add(f"planar {name} step N = {N} / NumPy Verlet step",
+                        r[key] / r["verlet_numpy"], "<=", 20.0, "x")
+    r3 = results.get("rod3d_steps")
+    if r3:
+        for N in (20, 80, 320):
+            r = _row(r3, N=N)
+            if r and r.get("pyelastica"):
+                add(f"3-D explicit step N = {N}, lib/PyElastica", r["verlet"] / r["pyelastica"],
+                    "<=", 0.5, "x")
+    cs = results.get("cold_start")
+    if cs:
+        add("cold start of the compiled path (warm cache)", cs["seconds"], "<=", 2.0, "s")
     fa = results.get("fem_assembly")
     if fa:
         add("T6 force+tangent 80x8, lib/scikit-fem time", fa["lib"] / fa["skfem"], "<=", 1.0, "x")
@@ -526,14 +669,14 @@ def targets(results):
     nbs = results.get("notebooks")
     if nbs:
         if all(r["seconds"] is not None for r in nbs):
-            add("whole book cold execution", sum(r["seconds"] for r in nbs), "<=", 180.0, "s")
+            add("whole book cold execution", sum(r["seconds"] for r in nbs), "<=", 150.0, "s")
         else:
             out.append({"target": "whole book cold execution", "measured": None, "op": "<=",
-                        "limit": 180.0, "unit": "s", "passed": False})
+                        "limit": 150.0, "unit": "s", "passed": False})
     mem = results.get("peak_memory_mb")
     if mem:
         add("peak memory (largest process)", max(v for v in mem.values() if v),
-            "<=", 2048.0, "MB")
+            "<=", 800.0, "MB")
     return out
 
 

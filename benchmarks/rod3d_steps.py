@@ -5,7 +5,9 @@ Used by ``benchmarks/run.py`` (table "3-D rod, one time step").  The same rod
 force (0, -1, -0.5), is advanced from rest by
 
 * lib's explicit Lie-group position Verlet (:func:`lib.rod3d.lie_verlet`, PyElastica's
-  scheme, NumPy) at dt = 0.5 * 2/omega_max,
+  scheme) at dt = 0.5 * 2/omega_max: the compiled many-steps kernel
+  (:func:`lib.kernels.spatial.lie_verlet_run`, ``verlet``) and the NumPy code
+  (``kernels=False``, ``verlet_numpy``),
 * lib's implicit Lie-group Newmark (:func:`lib.rod3d.lie_newmark`, Newton with the
   Hessian and sparse LU) at dt = 1e-3,
 * PyElastica's ``PositionVerlet`` (numba kernels) at the same dt as lib's Verlet.
@@ -37,12 +39,15 @@ def rod3d_steps(Ns=(20, 80, 320), rounds=10, verlet_steps=20, newmark_steps=3,
         def run_verlet():
             return R3.lie_verlet(model, s0, z, z, dt, verlet_steps, load=LOAD)[0]
 
+        def run_verlet_numpy():
+            return R3.lie_verlet(model, s0, z, z, dt, verlet_steps, load=LOAD, kernels=False)[0]
+
         def run_newmark():
             return R3.lie_newmark(model, s0, z, z, newmark_dt, newmark_steps, load=LOAD)[0]
 
         if not np.all(np.isfinite(run_verlet().x)):
             raise FloatingPointError(f"lib.rod3d Verlet blew up at N = {N}")
-        cands = {"verlet": run_verlet, "newmark": run_newmark}
+        cands = {"verlet": run_verlet, "verlet_numpy": run_verlet_numpy, "newmark": run_newmark}
         erod = None
         if pyelastica:
             step, erod = elastica_system(N, LOAD)
@@ -57,6 +62,7 @@ def rod3d_steps(Ns=(20, 80, 320), rounds=10, verlet_steps=20, newmark_steps=3,
             raise FloatingPointError(f"PyElastica blew up at N = {N}")
         rows.append({"N": N, "dt": dt,
                      "verlet": best["verlet"] / verlet_steps,
+                     "verlet_numpy": best["verlet_numpy"] / verlet_steps,
                      "newmark": best["newmark"] / newmark_steps,
                      "pyelastica": best["pyelastica"] / verlet_steps if pyelastica else None})
         if progress:
@@ -67,16 +73,18 @@ def rod3d_steps(Ns=(20, 80, 320), rounds=10, verlet_steps=20, newmark_steps=3,
 def print_rod3d_steps(rows):
     """Print the table of :func:`rod3d_steps`."""
     print("\n3-D rod, one time step of the r/L = 0.04 cantilever [µs per step] (best of repeats)")
-    print(f"{'N':>6} {'lib Verlet':>11} {'lib Newmark':>12} {'PyElastica':>11} "
-          f"{'lib/PyEl':>9} {'Verlet dt':>10}")
+    print(f"{'N':>6} {'lib Verlet':>11} {'NumPy Verlet':>13} {'lib Newmark':>12} "
+          f"{'PyElastica':>11} {'lib/PyEl':>9} {'NumPy/PyEl':>11} {'Verlet dt':>10}")
     for r in rows:
         pe = r["pyelastica"]
         pe_s = f"{1e6 * pe:11.1f}" if pe else f"{'n/a':>11}"
-        ratio = f"{r['verlet'] / pe:9.1f}" if pe else f"{'n/a':>9}"
-        print(f"{r['N']:>6} {1e6 * r['verlet']:11.1f} {1e6 * r['newmark']:12.1f} {pe_s} {ratio} "
-              f"{r['dt']:10.3e}")
+        ratio = f"{r['verlet'] / pe:9.2f}" if pe else f"{'n/a':>9}"
+        ratio_np = f"{r['verlet_numpy'] / pe:11.1f}" if pe else f"{'n/a':>11}"
+        print(f"{r['N']:>6} {1e6 * r['verlet']:11.1f} {1e6 * r['verlet_numpy']:13.1f} "
+              f"{1e6 * r['newmark']:12.1f} {pe_s} {ratio} {ratio_np} {r['dt']:10.3e}")
     print("  same scheme (Lie-group position Verlet, explicit gyroscopic term) and same dt for "
-          "lib and PyElastica; lib is NumPy, PyElastica numba-compiled")
+          "lib and PyElastica; lib Verlet: the compiled kernel, many steps per call "
+          "(lib.kernels); NumPy Verlet: kernels=False; PyElastica numba-compiled")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,13 @@ Prints one table per comparison and the issue's targets with PASS / FAIL, writes
 
 * rod energy / gradient / Hessian at N = 20, 80, 320, 1280: lib.rod against the
   per-element Python loop of ``benchmarks/loop_rod.py``;
-* one Verlet and one Newmark step of lib's rod at N = 20, 80 against one
-  PyElastica step of the same cantilever;
-* one step of the 3-D rod (lib.rod3d's Lie-group Verlet and Newmark) against one
-  PyElastica step at N = 20, 80, 320 (``benchmarks/rod3d_steps.py``);
+* one Verlet step of lib's rod at N = 20, 80 (NumPy, compiled gradient, and the
+  compiled many-steps run) against one PyElastica step of the same cantilever, and one
+  Newmark and one discrete-gradient step (sparse LU, and the banded tangent) against
+  the NumPy Verlet step;
+* one step of the 3-D rod (lib.rod3d's Lie-group Verlet, compiled and NumPy, and
+  Newmark) against one PyElastica step at N = 20, 80, 320 (``benchmarks/rod3d_steps.py``);
+* the cold start of the compiled path (a fresh interpreter, import, first steps);
 * T6 neo-Hookean force + tangent on 80 x 8: lib.fem against scikit-fem;
 * lib's three kernel choices (rod gradient on a (3, N) view, batched matmul for
   the rod's element blocks, ``einsum(optimize=True)`` for the FEM tangent)
@@ -21,7 +24,8 @@ Prints one table per comparison and the issue's targets with PASS / FAIL, writes
 * the wall time and peak memory of executing every chapter notebook (a copy,
   each in a fresh kernel; the committed notebooks are not rewritten).
 
-``--quick`` uses fewer timing rounds; ``--no-notebooks`` skips the notebook runs.
+``--quick`` uses fewer timing rounds; ``--no-notebooks`` skips the notebook runs;
+``--wall-clock`` times with the wall clock instead of this process's CPU time.
 Timings are the minimum over interleaved rounds (see ``benchmarks/bench.py``).
 The first run in a fresh environment compiles PyElastica's numba kernels
 (tens of seconds, cached afterwards).
@@ -49,11 +53,14 @@ def us(t):
 
 
 def print_rod_kernels(rows):
-    print("\nRod kernels, time per call [µs] (best of repeats)")
-    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9}")
+    print("\nRod kernels, time per call [µs] (best of repeats); lib: NumPy (kernels=False), "
+          "compiled: lib.kernels (Hessian: banded)")
+    print(f"{'N':>6} {'kernel':<9} {'lib':>10} {'loop':>10} {'lib/loop':>9} {'speed-up':>9} "
+          f"{'compiled':>10} {'comp./lib':>10}")
     for r in rows:
         print(f"{r['N']:>6} {r['kernel']:<9} {us(r['lib'])} {us(r['loop'])} "
-              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f}")
+              f"{r['lib'] / r['loop']:>9.2f} {r['loop'] / r['lib']:>9.1f} {us(r['compiled'])} "
+              f"{r['compiled'] / r['lib']:>10.3f}")
     print("  cost model t = t0 + c N (the line through N = 1 and the largest N):")
     for k in bench.KERNELS:
         (a0, a1), (b0, b1) = bench.cost_model(rows, k, "lib"), bench.cost_model(rows, k, "loop")
@@ -64,16 +71,38 @@ def print_rod_kernels(rows):
 
 def print_steps(rows):
     print("\nOne time step of the r/L = 0.04 cantilever [µs per step] (best of repeats)")
-    print(f"{'N':>6} {'lib Verlet':>11} {'lib Newmark':>12} {'PyElastica':>11} "
-          f"{'Verlet/PyEl':>12} {'Newton it.':>11} {'Verlet dt':>10} {'Newmark dt':>11}")
+    print(f"{'N':>6} {'NumPy Verlet':>13} {'lib Verlet':>11} {'lib run':>10} {'PyElastica':>11} "
+          f"{'run/PyEl':>9} {'Verlet/PyEl':>12} {'Newton it.':>11} {'Verlet dt':>10} "
+          f"{'Newmark dt':>11}")
     for r in rows:
         pe = r["pyelastica"]
         pe_s = us(pe) if pe else f"{'n/a':>10}"
         ratio = f"{r['verlet'] / pe:>12.2f}" if pe else f"{'n/a':>12}"
-        print(f"{r['N']:>6} {us(r['verlet']):>11} {us(r['newmark']):>12} {pe_s:>11} {ratio} "
+        ratio_run = f"{r['verlet_run'] / pe:>9.2f}" if pe else f"{'n/a':>9}"
+        print(f"{r['N']:>6} {us(r['verlet_numpy']):>13} {us(r['verlet']):>11} "
+              f"{us(r['verlet_run']):>10} {pe_s:>11} {ratio_run} {ratio} "
               f"{r['newton_per_step']:>11.1f} {r['verlet_dt']:>10.3e} {r['newmark_dt']:>11.3g}")
-    print("  PyElastica: 3-D rod, position Verlet (one force evaluation per step, as velocity "
-          "Verlet); Newmark: one Newton solve with Hessian + sparse LU per iteration")
+    print(f"\n{'N':>6} {'Newmark':>10} {'banded':>10} {'DG':>10} {'DG banded':>10}   "
+          f"{'/ NumPy Verlet step:':<20} {'Newmark':>8} {'banded':>7} {'DG':>7} {'DG band.':>8}")
+    for r in rows:
+        v = r["verlet_numpy"]
+        print(f"{r['N']:>6} {us(r['newmark'])} {us(r['newmark_banded'])} {us(r['dg'])} "
+              f"{us(r['dg_banded'])}   {'':<20} {r['newmark'] / v:8.1f} "
+              f"{r['newmark_banded'] / v:7.1f} {r['dg'] / v:7.1f} {r['dg_banded'] / v:8.1f}")
+    print("  NumPy Verlet: integrate.verlet_step with the NumPy gradient (kernels=False); lib "
+          "Verlet: the same loop, compiled gradient; lib run: rod.verlet, 200 steps per call "
+          "(compiled kernel).\n  PyElastica: 3-D rod, position Verlet (one force evaluation per "
+          "step, as velocity Verlet).\n  Newmark / DG: NumPy gradient, sparse Hessian and a "
+          "sparse LU per Newton iteration (DG without its rank-one tangent term); banded: "
+          "rod.force (compiled gradient,\n  banded Hessian, LAPACK band Cholesky; DG with "
+          "gradient=, its exact tangent by Sherman-Morrison)")
+
+
+def print_cold_start(r):
+    print(f"\nCold start of the compiled path (fresh interpreter, import, first 3-D Lie-Verlet, "
+          f"planar Verlet and Newmark steps): {r['seconds']:.2f} s wall, {r['cpu_seconds']:.2f} s "
+          f"CPU (best of {r['runs']}; the first run, which warms the compile cache: "
+          f"{r['first']:.1f} s)")
 
 
 def print_fem(r):
@@ -142,6 +171,8 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="fewer timing rounds")
     ap.add_argument("--no-notebooks", action="store_true", help="skip executing the chapters")
     ap.add_argument("--no-pyelastica", action="store_true", help="skip the PyElastica step")
+    ap.add_argument("--wall-clock", action="store_true",
+                    help="time with the wall clock (default: this process's CPU time)")
     ap.add_argument("--execute-one", metavar="NOTEBOOK", help=argparse.SUPPRESS)
     ap.add_argument("--widgets-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -152,17 +183,22 @@ def main(argv=None):
         print(json.dumps(bench.widget_response(progress=None)))
         return 0
 
+    if args.wall_clock:
+        bench.TIMER = time.perf_counter
     rounds = 5 if args.quick else 30
     t_start = time.perf_counter()
     results = {"machine": bench.machine(), "quick": args.quick}
+    results["clock"] = "wall" if args.wall_clock else "process CPU"
     print(f"make bench: Python {results['machine']['python']}, numpy "
           f"{results['machine']['numpy']}, {results['machine']['cpus']} CPUs, load average "
-          f"{results['machine']['loadavg']}", flush=True)
+          f"{results['machine']['loadavg']}; timings on the {results['clock']} clock",
+          flush=True)
     results["rod_kernels"] = bench.rod_kernels(rounds=rounds, min_round=1e-3)
     results["rod_steps"] = bench.rod_steps(rounds=rounds,
                                            pyelastica=not args.no_pyelastica)
     results["rod3d_steps"] = rod3d_steps.rod3d_steps(rounds=max(3, rounds // 3),
                                                      pyelastica=not args.no_pyelastica)
+    results["cold_start"] = bench.cold_start()
     results["fem_assembly"] = bench.fem_assembly(rounds=max(3, rounds // 3))
     results["design_choices"] = bench.design_choices(rounds=rounds)
     results["widget_response"] = bench.widget_response()
@@ -181,6 +217,7 @@ def main(argv=None):
     print_rod_kernels(results["rod_kernels"])
     print_steps(results["rod_steps"])
     rod3d_steps.print_rod3d_steps(results["rod3d_steps"])
+    print_cold_start(results["cold_start"])
     print_fem(results["fem_assembly"])
     print_choices(results["design_choices"])
     print_widgets(results["widget_response"], results.get("widget_response_1thread"))

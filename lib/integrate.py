@@ -6,8 +6,10 @@ the model enters through a callable.
 * explicit:  ``accel(u) -> a``  (a = -M^{-1} grad Pi(u) + external, any shape
   matching ``u``)
 * implicit:  ``force(u) -> (f, K)`` with f = internal - external force
-  (``grad Pi``) and K its tangent (``scipy.sparse`` matrix or ndarray); the
-  residual is R = M a + f.
+  (``grad Pi``) and K its tangent (``scipy.sparse`` matrix, ndarray, or a
+  :class:`lib.kernels.banded.SymmetricBanded` -- e.g. :func:`lib.rod.force` --
+  which the Newton solve factors by LAPACK's band Cholesky); the residual is
+  R = M a + f.
 
 Every implicit step solves its balance with the same model-independent
 :func:`newton_solve` (a predictor, a backtracking line search on the residual
@@ -73,6 +75,8 @@ import scipy.sparse as sp
 from .core.errors import NewtonError, NewtonFailure, SolveError
 from .solvers.continuation import halving
 from .solvers.newton import NewtonInfo, newton_solve
+
+from .kernels.banded import BandedRankOne, SymmetricBanded
 
 _EPS = np.finfo(float).eps
 
@@ -501,12 +505,21 @@ def check_mass(mass, n):
 
 
 def _tangent(K, M, c):
-    """K + c M as the Newton tangent: sparse if K is, dense otherwise."""
+    """K + c M as the Newton tangent: banded or sparse if K is, dense otherwise."""
+    if isinstance(K, SymmetricBanded):
+        return K.plus_diagonal(c * M) if M.ndim == 1 else K + c * M
     if sp.issparse(K):
         Mm = sp.diags(M) if M.ndim == 1 else sp.csr_matrix(M)
         return (K + c * Mm).tocsc()
     Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
     return np.asarray(K, dtype=float) + c * Md
+
+
+def _scaled(s, K):
+    """s K for a sparse, banded or dense tangent (keeping its kind)."""
+    if sp.issparse(K) or isinstance(K, SymmetricBanded):
+        return s * K
+    return s * np.asarray(K, dtype=float)
 
 
 def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxiter=40,
@@ -821,7 +834,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
             Ma = _mass_apply(M, (1.0 - am) * a1 + am * a0)
             fa = (1.0 - af) * f1 + af * f0
             scale = max(float(np.abs(fa).max()), float(np.abs(Ma).max()), tiny)
-            K = (1.0 - af) * K if sp.issparse(K) else (1.0 - af) * np.asarray(K, dtype=float)
+            K = _scaled(1.0 - af, K)
             return Ma + fa, _tangent(K, M, (1.0 - am) * cb), scale
 
         x0 = _predict(predictor, u0, v0, a0, h)
@@ -962,8 +975,9 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
         dc/dq_1 = [grad Pi(q_1) - grad Pi(q_m) - K(q_m) dq / 2 - 2 c M dq] / (dq^T M dq),
 
     and the q-derivative of f_d.  The rank-one term is dense: it is added
-    only when K is dense and ``gradient`` is given (one more gradient per
-    iteration); otherwise it is left out, Newton converges linearly, fast
+    only when K is dense, or banded (:class:`lib.kernels.banded.SymmetricBanded`,
+    solved with the term by Sherman-Morrison), and ``gradient`` is given (one more
+    gradient per iteration); otherwise it is left out, Newton converges linearly, fast
     while the term is small against the inertia term (the chapter counts the
     iterations), and the tangent keeps Newmark's sparsity.  The residual
     itself is exact either way, so:
@@ -1047,12 +1061,13 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
             inertia = _mass_apply(M, cb * (dq - h * v0))
             gbar = g + c * Mdq
             R = inertia + gbar
-            K = 0.5 * K if sp.issparse(K) else 0.5 * np.asarray(K, dtype=float)
+            K = _scaled(0.5, K)
             J = _tangent(K, M, cb + c)
-            if gradient is not None and c != 0.0 and not sp.issparse(J):
+            if gradient is not None and c != 0.0 and isinstance(J, (np.ndarray, SymmetricBanded)):
                 g1 = np.asarray(gradient(x), dtype=float)
                 dc = (g1 - g - K @ dq - 2.0 * c * Mdq) / float(dq @ Mdq)
-                J = J + np.outer(Mdq, dc)
+                # banded: kept as banded + rank one, solved by Sherman-Morrison
+                J = J.plus_outer(Mdq, dc) if isinstance(J, SymmetricBanded) else J + np.outer(Mdq, dc)
             if damping is not None:
                 fd, C = damping(qm, dq / h)
                 R = R + np.asarray(fd, dtype=float)

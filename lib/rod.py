@@ -65,8 +65,11 @@ import scipy.sparse as sp
 from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded, eigh, svd, svdvals
 from scipy.sparse.linalg import splu
 
+from . import kernels as _kernels
 from .beam import timoshenko_shear_coefficient
+from .core import checks
 from .core.errors import SolveError
+from .kernels.banded import SymmetricBanded
 
 __all__ = [
     "Rod",
@@ -87,6 +90,9 @@ __all__ = [
     "check_positive",
     "check_load",
     "check_grav",
+    "banded_hessian",
+    "force",
+    "verlet",
 ]
 
 BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
@@ -269,7 +275,7 @@ def node_masses(rod):
     return m
 
 
-def energy(rod, q, load=None, grav=0.0):
+def energy(rod, q, load=None, grav=0.0, *, kernels=None):
     """Potential energy Pi(q) of the rod (equation in the module docstring).
 
     Parameters
@@ -282,6 +288,9 @@ def energy(rod, q, load=None, grav=0.0):
         Dead tip force and moment (work -(Px x_N + Py y_N + M phi_{N-1})).
     grav : float
         Gravity g acting in -y on the lumped node masses.
+    kernels : bool, optional
+        For one state, the compiled :func:`lib.kernels.planar.energy` (None: the
+        switch of :mod:`lib.kernels`); a stack always runs the NumPy code below.
 
     Returns
     -------
@@ -300,6 +309,9 @@ def energy(rod, q, load=None, grav=0.0):
         stack = True
     else:
         Q, stack = _check_q(rod, q)[None, :], False
+    if not stack and _kernels.use(kernels):      # the cheap checks of the hot path
+        return _kernels.planar.energy(np.ascontiguousarray(Q[0]),
+                                      *_kernel_args(rod, _load_triple(load), check_grav(grav)))
     load = check_load(load)
     grav = check_grav(grav)
     ell = rod.ell
@@ -317,7 +329,7 @@ def energy(rod, q, load=None, grav=0.0):
     return out if stack else float(out[0])
 
 
-def gradient(rod, q, load=None, grav=0.0):
+def gradient(rod, q, load=None, grav=0.0, *, kernels=None):
     """Gradient of :func:`energy`, in closed form (same layout as ``q``).
 
     Per element, with F_a = EA (a/ell - 1) (axial force) and
@@ -328,6 +340,9 @@ def gradient(rod, q, load=None, grav=0.0):
 
     plus bending EI c_e (phi_e - phi_{e-1}) / ell, gravity g m_i on y_i and
     minus the dead tip load.
+
+    ``kernels`` (None: the switch of :mod:`lib.kernels`) selects the compiled twin
+    :func:`lib.kernels.planar.gradient` of the NumPy code below.
 
     Returns
     -------
@@ -342,6 +357,8 @@ def gradient(rod, q, load=None, grav=0.0):
     q = _check_q(rod, q)
     load = _load_triple(load)
     grav = check_grav(grav)
+    if _kernels.use(kernels):
+        return _kernels.planar.gradient(np.ascontiguousarray(q), *_kernel_args(rod, load, grav))
     N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
     # Few, large numpy calls: the state viewed as a (3, N) array (rows phi, x, y),
     # results written into one preallocated (3, N) array.  At small N the cost is
@@ -447,8 +464,14 @@ def hessian(rod, q):
     return sp.coo_matrix((vv, (rr, cc)), shape=(n, n)).tocsr()
 
 
-def _banded_upper(rod, q, diag_shift=None):
+def _banded_upper(rod, q, diag_shift=None, kernels=None):
     """Upper banded storage ab[u + i - j, j] = H[i, j] (i <= j) for LAPACK."""
+    if _kernels.use(kernels):
+        ab = _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float),
+                                            *_kernel_args(rod, None, 0.0)[:5])
+        if diag_shift is not None:
+            ab[BANDWIDTH] += diag_shift
+        return ab
     rr, cc, vv = _triplets(rod, q)
     u, n = BANDWIDTH, rod.ndof
     ab = np.zeros((u + 1, n))
@@ -748,3 +771,130 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
                     )
             q, g, res = qt, gt, rt
     return q
+
+
+# --------------------------------------------------------------------------------------
+# the fast paths (issue 26): banded tangent for the implicit integrators, and explicit
+# runs of many steps per call; each has its NumPy twin (kernels=False)
+# --------------------------------------------------------------------------------------
+def _kernel_args(rod, load, grav):
+    """The trailing arguments of the lib.kernels.planar kernels (load: a triple or None)."""
+    Px, Py, M = (0.0, 0.0, 0.0) if load is None else load
+    return (int(rod.N), float(rod.ell), float(rod.EA), float(rod.kGA), float(rod.EI),
+            float(rod.rhoA), float(grav), float(Px), float(Py), float(M))
+
+
+def banded_hessian(rod, q, *, kernels=None):
+    """Hessian of :func:`energy` as a :class:`lib.kernels.banded.SymmetricBanded` matrix.
+
+    The same matrix as :func:`hessian`, assembled straight into LAPACK upper banded
+    storage (half-bandwidth 4, see ``BANDWIDTH``): by the compiled
+    :func:`lib.kernels.planar.hessian_banded`, or with ``kernels=False`` from the
+    element triplets of :func:`hessian`.  The implicit integrators of
+    :mod:`lib.integrate` solve it with ``scipy.linalg.cholesky_banded``.
+
+    Examples
+    --------
+    >>> rd = make_rod(3)
+    >>> H = banded_hessian(rd, straight(rd))
+    >>> H.shape, H.u, bool(np.allclose(H.toarray(), hessian(rd, straight(rd)).toarray()))
+    ((9, 9), 4, True)
+    """
+    q = _check_q(rod, q)
+    return SymmetricBanded.wrap(_banded_upper(rod, q, kernels=kernels))
+
+
+def force(rod, load=None, grav=0.0, *, kernels=None):
+    """``force(q) -> (gradient, banded Hessian)`` for the implicit steps of :mod:`lib.integrate`.
+
+    The tangent is a :class:`lib.kernels.banded.SymmetricBanded`, which
+    :func:`lib.integrate.newmark_step`, :func:`lib.integrate.generalized_alpha_step`
+    and :func:`lib.integrate.discrete_gradient_step` factor by banded Cholesky instead
+    of a sparse LU (same iterates to round-off as ``(gradient, hessian)``).
+
+    Examples
+    --------
+    >>> from lib import integrate
+    >>> rd = make_rod(10)
+    >>> f = force(rd, (0.0, -1.0, 0.0))
+    >>> q, v, a = integrate.newmark_step(straight(rd), np.zeros(30), np.zeros(30), 1e-2,
+    ...                                  f, mass(rd))
+    >>> bool(q[-1] < 0)
+    True
+    """
+    load = None if load is None else tuple(float(x) for x in check_load(load))
+    grav = check_grav(grav)
+    if kernels is not None:
+        _kernels.use(kernels)                     # validate the keyword now
+    args = _kernel_args(rod, load, grav)
+
+    def f(q):
+        if _kernels.use(kernels):                 # one compiled call for both
+            g, ab = _kernels.planar.force(np.ascontiguousarray(_check_q(rod, q)), *args)
+            return g, SymmetricBanded.wrap(ab)
+        return (gradient(rod, q, load, grav, kernels=False),
+                banded_hessian(rod, q, kernels=False))
+
+    return f
+
+
+def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=None):
+    """Velocity Verlet on the rod, M q'' = -grad Pi(q), sampled every ``every`` steps.
+
+    :func:`lib.integrate.verlet` with ``accel(q) = -gradient(rod, q, load, grav) / m``
+    (:func:`mass`); with the kernels on, the whole run is one call of the compiled
+    :func:`lib.kernels.planar.verlet_run` (same trajectory to round-off).  Stable for
+    dt <= 2 / omega_max (:func:`lib.integrate.critical_step`).
+
+    Parameters
+    ----------
+    rod : Rod
+    q0, v0 : ndarray, shape (3N,)
+        Initial state.
+    dt : float
+    nsteps : int
+    load, grav
+        As for :func:`gradient`.
+    every : int
+        Keep every ``every``-th state (the first and the last always).
+    kernels : bool, optional
+        None: the switch of :mod:`lib.kernels`.
+
+    Returns
+    -------
+    lib.integrate.Trajectory
+
+    Raises
+    ------
+    FloatingPointError
+        If the state becomes non-finite (names the step and time).
+
+    Examples
+    --------
+    >>> rd = make_rod(10)
+    >>> tr = verlet(rd, straight(rd), np.zeros(30), 1e-4, 1000, (0.0, -1.0, 0.0), every=500)
+    >>> tr.steps.tolist(), bool(tr.q[-1, -1] < 0)
+    ([0, 500, 1000], True)
+    """
+    from . import integrate
+
+    q0 = _check_q(rod, q0)
+    v0 = np.asarray(v0, dtype=float)
+    if v0.shape != q0.shape:
+        raise ValueError(f"v0 must have shape {q0.shape}, got {v0.shape}")
+    load = _load_triple(load)
+    grav = check_grav(grav)
+    m = mass(rod)
+    if not _kernels.use(kernels):
+        return integrate.verlet(q0, v0, dt, nsteps,
+                                lambda q: -gradient(rod, q, load, grav, kernels=False) / m,
+                                every)
+    dt = checks.positive(dt, "dt")
+    nsteps = checks.integer(nsteps, "nsteps", low=0)
+    every = checks.integer(every, "every", low=1)
+    t, q, v, a, steps, fail = _kernels.planar.verlet_run(
+        np.ascontiguousarray(q0), np.ascontiguousarray(v0), dt, nsteps, every, m,
+        *_kernel_args(rod, load, grav))
+    if fail:
+        raise FloatingPointError(f"state became non-finite at step {fail} (t = {fail * dt:.6g})")
+    return integrate.Trajectory(t, q, v, a, steps, {})

@@ -93,6 +93,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 from scipy.sparse.linalg import splu
 
+from . import kernels as _kernels
 from . import rod as rod2d
 
 __all__ = [
@@ -492,13 +493,22 @@ def _cross_cf(a, b):
                      a[0] * b[1] - a[1] * b[0]])
 
 
-def _grad_cf(rod, x, Q, load, grav):
+def _grad_cf(rod, x, Q, load, grav, kernels=None):
     """Gradient as an (N, 6) array, component-first arithmetic (the explicit hot path).
 
     Same result as the general code in :func:`gradient` (the tests compare them), with
     J_r^{-T} m = m - theta x m / 2 + c theta x (theta x m) and
-    J_l^{-T} m = m + theta x m / 2 + c theta x (theta x m) written out.
+    J_l^{-T} m = m + theta x m / 2 + c theta x (theta x m) written out.  The end
+    moment load[3:] is not included (see :func:`gradient`).  With the kernels on
+    (``kernels``, None: the switch of :mod:`lib.kernels`) the compiled twin
+    :func:`lib.kernels.spatial.gradient` runs instead.
     """
+    if _kernels.use(kernels):
+        P = np.zeros(6)
+        P[:3] = load[:3]
+        return _kernels.spatial.gradient(np.ascontiguousarray(x, dtype=float),
+                                         np.ascontiguousarray(Q, dtype=float),
+                                         *_kernel_args(rod, grav), P)
     N, ell = rod.N, rod.ell
     w, qx, qy, qz = Q.T
     # rotation matrix entries R_ij (each (N,))
@@ -550,13 +560,16 @@ def _grad_cf(rod, x, Q, load, grav):
     return G.T
 
 
-def gradient(rod, state, load=None, grav=0.0):
+def gradient(rod, state, load=None, grav=0.0, *, kernels=None):
     """Gradient of :func:`energy` with respect to the increments ``[psi_e, dx_{e+1}]``.
 
     Per element, with the body force n = C Gamma and u = R^T d:
     dPi/dpsi_e = n x u (stretch and shear) + J_r^{-T}(theta_e) m_e
     - J_l^{-T}(theta_{e+1}) m_{e+1} (bending and twist, m = c B theta / ell),
     dPi/dx_{e+1} = R_e n_e - R_{e+1} n_{e+1}.
+
+    ``kernels`` (None: the switch of :mod:`lib.kernels`) selects the compiled twin
+    :func:`lib.kernels.spatial.gradient` of the NumPy code.
 
     Returns
     -------
@@ -570,7 +583,10 @@ def gradient(rod, state, load=None, grav=0.0):
     """
     x, Q = _check_state(rod, state)
     load, grav = check_load(load), rod2d.check_grav(grav)
-    G = _grad_cf(rod, x, Q, load, grav)
+    if _kernels.use(kernels):
+        return _kernels.spatial.gradient(np.ascontiguousarray(x), np.ascontiguousarray(Q),
+                                         *_kernel_args(rod, grav), load).ravel()
+    G = _grad_cf(rod, x, Q, load, grav, kernels=False)
     if np.any(load[3:]):
         th = quat_log(Q[-1])
         G[-1, :3] -= _jinv(th, +1.0).T @ load[3:]
@@ -1267,12 +1283,16 @@ def _check_int(n, name, low=0):
 
 
 def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None,
-               gyro="explicit", rigid_clamp=False):
+               gyro="explicit", rigid_clamp=False, *, kernels=None):
     """Run :func:`lie_verlet_step` on the rod; record ``observe(state, v, w)`` every ``every`` steps.
 
     ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's update).
     ``rigid_clamp=True`` holds the frame of element 0 (no torque reaches it and its
-    angular velocity stays zero): PyElastica's ``OneEndFixedBC``.
+    angular velocity stays zero): PyElastica's ``OneEndFixedBC``.  With the kernels
+    on (``kernels``, None: the switch of :mod:`lib.kernels`) the steps run in the
+    compiled :func:`lib.kernels.spatial.lie_verlet_run`, many per call, and
+    ``observe`` is called on the sampled states afterwards, in step order (the same
+    records to round-off).
 
     Returns
     -------
@@ -1288,6 +1308,9 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
     if not (np.isfinite(dt) and dt > 0):
         raise ValueError(f"dt must be a positive number, got {dt!r}")
     v, w = np.array(v, dtype=float), np.array(w, dtype=float)
+    for name, arr in (("v", v), ("w", w)):
+        if arr.shape != (rod.N, 3):
+            raise ValueError(f"{name} must have shape ({rod.N}, 3), got {arr.shape}")
     if rigid_clamp:
         if np.any(w[0]):
             raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
@@ -1297,14 +1320,17 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
 
     if gyro not in ("explicit", "midpoint"):
         raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+    if _kernels.use(kernels):
+        return _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe,
+                                    gyro == "midpoint", bool(rigid_clamp))
 
     def forces(x, Q):
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
             raise FloatingPointError
         if np.any(load[3:]):
-            G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+            G = gradient(rod, State(x, Q), load, grav, kernels=False).reshape(rod.N, 6)
         else:
-            G = _grad_cf(rod, x, Q, load, grav)
+            G = _grad_cf(rod, x, Q, load, grav, kernels=False)
         tau = -G[:, :3]
         if rigid_clamp:
             tau[0] = 0.0
@@ -1322,6 +1348,43 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
                                      f"(t = {n * dt:.4g})") from None
         if observe is not None and n % every == 0:
             rec.append(observe(State(x, Q), v, w))
+    return State(x, Q), v, w, rec
+
+
+def _kernel_args(rod, grav):
+    """The rod's arguments of the lib.kernels.spatial kernels (before the load)."""
+    return (int(rod.N), float(rod.ell), float(rod.EA), float(rod.kGA), float(rod.GJ),
+            float(rod.EI), float(rod.rhoA), float(grav))
+
+
+_SAMPLE_BYTES = 8 * 2**20          # sample buffers of one kernel call (lie_verlet)
+
+
+def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe, midpoint,
+                         rigid_clamp):
+    """:func:`lie_verlet` through the many-steps kernel; observe on the sampled states."""
+    x, Q = np.array(x, dtype=float, order="C"), np.array(Q, dtype=float, order="C")
+    v, w = np.ascontiguousarray(v), np.ascontiguousarray(w)
+    N = rod.N
+    args = (*_kernel_args(rod, grav), load, inertia(rod), rod2d.node_masses(rod), midpoint,
+            rigid_clamp)
+    rec = [] if observe is None else [observe(State(x.copy(), Q.copy()), v.copy(), w.copy())]
+    per_sample = 13 * 8 * N
+    chunk = nsteps if observe is None else every * max(1, _SAMPLE_BYTES // per_sample)
+    done = 0
+    while done < nsteps:
+        n = min(chunk, nsteps - done)
+        k = n // every if observe is not None else 0
+        xs, Qs = np.empty((k, N, 3)), np.empty((k, N, 4))
+        vs, ws = np.empty((k, N, 3)), np.empty((k, N, 3))
+        fail = _kernels.spatial.lie_verlet_run(x, Q, v, w, float(dt), n, every, xs, Qs, vs, ws, *args)
+        if fail:
+            step = done + fail
+            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {step} "
+                                     f"(t = {step * dt:.4g})")
+        for i in range(k):
+            rec.append(observe(State(xs[i], Qs[i]), vs[i], ws[i]))
+        done += n
     return State(x, Q), v, w, rec
 
 

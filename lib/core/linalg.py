@@ -160,6 +160,26 @@ def _dense_factor(A, where):
     return Factor(apply, "dense LU", n, where)
 
 
+def _is_operator(A):
+    """A matrix object that solves itself (``A.solve(b)``, ``A.shape``), not an array."""
+    return (not isinstance(A, (np.ndarray, Factor)) and not sp.issparse(A)
+            and callable(getattr(A, "solve", None)) and hasattr(A, "shape"))
+
+
+def _operator_factor(A, where):
+    """Wrap a self-solving matrix (e.g. :class:`lib.kernels.banded.SymmetricBanded`)."""
+    n = int(A.shape[0])
+    kind = type(A).__name__
+
+    def apply(b):
+        try:
+            return A.solve(b)
+        except (sla.LinAlgError, ValueError):
+            raise _singular(where, kind) from None
+
+    return Factor(apply, kind, n, where)
+
+
 def _banded_lu_from_upper(ab, where):
     """Banded LU of the symmetric matrix held in upper storage ``ab``."""
     u, n = ab.shape[0] - 1, ab.shape[1]
@@ -205,8 +225,10 @@ def factor(A, *, where="linear solve", banded=None):
 
     Parameters
     ----------
-    A : ndarray, scipy.sparse matrix, callable or None
-        The matrix.  With ``banded``, it is only used if the banded Cholesky fails
+    A : ndarray, scipy.sparse matrix, self-solving matrix, callable or None
+        The matrix.  A matrix object with ``shape`` and ``solve(b)`` that is not an
+        array (the banded rod tangent :class:`lib.kernels.banded.SymmetricBanded`)
+        solves itself; its failures become ``SolveError``.  With ``banded``, it is only used if the banded Cholesky fails
         (``A`` may then be a callable returning the matrix, built only then, or
         None for a banded LU of ``banded`` itself).
     where : str
@@ -245,6 +267,8 @@ def factor(A, *, where="linear solve", banded=None):
             A = A()
     if A is None or callable(A):
         raise ValueError(f"A must be a matrix to factorise for {where}, got {checks.show(A)}")
+    if _is_operator(A):
+        return _operator_factor(A, where)
     if sp.issparse(A):
         return _sparse_factor(A, where)
     return _dense_factor(A, where)
