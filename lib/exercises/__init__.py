@@ -62,7 +62,7 @@ __all__ = ["Verdict", "check", "solution", "keys", "exercise", "unregister", "CH
 # Chapter modules under lib/exercises, in book order; each registers its exercises
 # when imported.
 CHAPTERS = ("rod", "rod3d", "integration", "energy", "pcc", "fem", "fem_incompressible",
-            "actuation", "constraints", "crosscheck", "levels")
+            "actuation", "constraints", "contact", "crosscheck", "levels")
 
 
 @dataclass(frozen=True)
