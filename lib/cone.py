@@ -221,7 +221,8 @@ class FrictionResult:
     slip : (nc,)            slip multiplier gamma (0 when sticking or separated; mu times
                             the slip speed along the opposing facet when sliding)
     sticking : (nc,) bool   in contact (p_n > 0) with zero tangential velocity
-    residual : float        natural residual max |min(z, A z + b)| of the LCP
+    residual : float        natural residual max |min(z, A z + b)| of the LCP (after the
+                            active-set polish of Lemke's answer)
     pivots : int            Lemke pivots
     """
 
@@ -258,7 +259,8 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
         on inputs of the wrong shape, non-finite entries or negative ``mu``.
     RuntimeError
         (``lib.constraints.ConvergenceError``) when Lemke's method stops without a
-        solution (ray termination, too many pivots, residual above ``tol``).
+        solution (ray termination, too many pivots), or when the natural residual stays
+        above ``tol`` after an active-set polish of Lemke's answer.
 
     Examples
     --------
@@ -276,15 +278,42 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
         raise ValueError(f"tol must be a positive number, got {tol!r}")
     G, u, mu, directions = _checked(G, u, mu, directions)
     A, b, T = _lcp(G, u, mu, directions)
-    res = solve_lcp(A, b, tol=tol)
+    res = solve_lcp(A, b, tol=max(tol, 1e-6))
+    z, residual = _polish(A, b, res.lam)
+    scale = 1.0 + float(np.abs(b).max())
+    if residual > tol * scale:
+        raise RuntimeError(f"friction LCP: natural residual {residual:.3e} > {tol * scale:.3e} "
+                           f"after {res.pivots} Lemke pivots and an active-set polish")
     nc, k = mu.shape
     d = directions.shape[0]
     n1 = nc * (1 + k)
-    p = T @ res.lam[:n1]
+    p = T @ z[:n1]
     w = G @ p + u
-    gamma = res.lam[n1:]
+    gamma = z[n1:]
     P, W = p.reshape(nc, 1 + d), w.reshape(nc, 1 + d)
-    scale = 1.0 + float(np.abs(b).max())
     wt = np.sqrt(np.sum(W[:, 1:] ** 2, axis=1))
     sticking = (P[:, 0] > 0) & (wt <= tol * scale)
-    return FrictionResult(P, W, gamma, sticking, res.residual, res.pivots)
+    return FrictionResult(P, W, gamma, sticking, residual, res.pivots)
+
+
+def _natural_residual(A, b, z):
+    return float(np.abs(np.minimum(z, A @ z + b)).max())
+
+
+def _polish(A, b, z):
+    """One active-set refinement of a pivoting solution (removes the tableau's round-off).
+
+    With the basic set S = {z_i > w_i} of Lemke's answer, solve A_SS z_S = -b_S exactly
+    (least squares if singular) and keep the result if its natural residual is smaller.
+    """
+    w = A @ z + b
+    S = z > w
+    best, res0 = z, _natural_residual(A, b, z)
+    if np.any(S):
+        zS = np.linalg.lstsq(A[np.ix_(S, S)], -b[S], rcond=None)[0]
+        cand = np.zeros_like(z)
+        cand[S] = np.maximum(zS, 0.0)
+        res1 = _natural_residual(A, b, cand)
+        if res1 < res0:
+            best, res0 = cand, res1
+    return best, res0

@@ -1077,7 +1077,7 @@ def _joint_torques_cf(R, moments):
 
 def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4, t_end=0.25,
                      grav=None, load=None, moments=None, every=None, keep_x=False,
-                     check_limit=True, penetration_tol=None):
+                     check_limit=True, penetration_tol=None, damping=None):
     r"""Formulation (a): penalty contact and smoothed friction, explicit Lie-group Verlet.
 
     Each step: half drift, forces (elastic, gravity, ``load``, contact at the
@@ -1103,6 +1103,7 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     keep_x : also record the node positions
     check_limit : refuse a ``dt`` above :func:`explicit_limit` (``ValueError``)
     penetration_tol : largest initial penetration accepted (default ``1e-2 r``)
+    damping : None (the rod's rate) or a rate per batch member ([B]) (1/s)
 
     Returns
     -------
@@ -1144,8 +1145,16 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     Jb = rod.inertia.T[:, None, :]
     me = rod.rhoA * rod.ell
     fg = mn * np.moveaxis(np.broadcast_to(g, (B, 3)), -1, 0)[:, :, None]
-    nu, h = rod.damping, 0.5 * dt
-    decay_v, decay_w = math.exp(-nu * dt), np.exp(-nu * dt * me / Jb)
+    if damping is None:
+        nu = np.full(B, rod.damping)
+    else:
+        nu = np.broadcast_to(np.asarray(damping, dtype=float), lead if lead else (1,)).reshape(B)
+        if not np.all(np.isfinite(nu)) or np.any(nu < 0):
+            raise ValueError(f"damping must be finite and >= 0 (one rate per batch member), got {damping!r}")
+    h = 0.5 * dt
+    decay_v = np.exp(-nu * dt)[None, :, None]
+    decay_w = np.exp(-nu[None, :, None] * dt * me / Jb)
+    damped = bool(np.any(nu > 0))
 
     def back(a):
         out = np.moveaxis(a, 0, -1)
@@ -1170,7 +1179,7 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
                 T += _joint_torques_cf(R, np.moveaxis(np.broadcast_to(mom, (B, rod.N - 1, 3)), -1, 0))
             Vv = Vv + dt * F / mn
             Ww = Ww + dt * (T - _cross_cf(Ww, Jb * Ww)) / Jb
-            if nu:                       # damping over the step, exactly (unconditionally stable)
+            if damped:                   # damping over the step, exactly (unconditionally stable)
                 Vv *= decay_v
                 Ww *= decay_w
             out = k % every == 0 or k == nsteps
@@ -1463,8 +1472,8 @@ def incline_gravity(alpha, g=GRAVITY):
     return g * np.stack([np.sin(a), -np.cos(a), np.zeros_like(a)], axis=-1)
 
 
-def _members(rod, plane, penalty, forces, alphas, drop_height, drop_tilt):
-    """(kind, state, node load, gravity) of every member of the suite."""
+def _members(rod, plane, penalty, forces, alphas):
+    """(kind, state, node load, gravity) of every drag and rolling member of the suite."""
     down = np.array([0.0, -GRAVITY, 0.0])
     share = rod.node_masses / rod.mass_total
     zero = np.zeros((rod.N + 1, 3))
@@ -1473,17 +1482,35 @@ def _members(rod, plane, penalty, forces, alphas, drop_height, drop_tilt):
         out.append(("drag", _resting(rod, plane, penalty, down), F * share[:, None] * _AXIS, down))
     for gb in incline_gravity(alphas).reshape(-1, 3):
         out.append(("rolling", _resting(rod, plane, penalty, gb), zero, gb))
-    if drop_height is not None:
-        direction = np.array([0.0, math.sin(drop_tilt), math.cos(drop_tilt)])
-        s0 = straight(rod, direction=direction, normal=_UP)
-        lift = plane.origin + (rod.radius + drop_height) * _UP
-        out.append(("drop", State(s0.x + lift, s0.Q), zero, down))
     return out
+
+
+def _drop_state(rod, plane, height, tilt):
+    tilt = _number(tilt, "drop_tilt")
+    s0 = straight(rod, direction=np.array([0.0, math.sin(tilt), math.cos(tilt)]), normal=_UP)
+    lift = plane.origin + (rod.radius + _number(height, "drop_height", 0.0, False)) * _UP
+    return State(s0.x + lift, s0.Q)
+
+
+def _drop_result(rod, normal, gap_min, v, run, dt):
+    return {"normal": np.asarray(normal), "weight": rod.rhoA * rod.ell * GRAVITY,
+            "penetration": max(0.0, float(-np.min(gap_min))),
+            "speed": float(np.sqrt(np.sum(v**2, axis=-1)).max()), "run": run, "dt": dt}
+
+
+def _drop(N, fr, youngs_modulus, height, tilt, damping, T, dt):
+    """The rest case of formulation (b), on its own damped rod."""
+    rod = validation_rod(N, youngs_modulus)
+    rod = FreeRod(**{**rod.__dict__, "damping": _number(damping, "drop_damping", 0.0, False)})
+    plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
+    run = simulate_complementarity(rod, plane, fr, _drop_state(rod, plane, height, tilt), dt=dt,
+                                   t_end=T, grav=[0.0, -GRAVITY, 0.0], every=1)
+    return _drop_result(rod, run.normal, run.gap_min, run.v, run, dt)
 
 
 def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=False, N=10,
                      dt=None, time=None, penalty=None, friction=None, youngs_modulus=1e6,
-                     drop_height=0.01, drop_tilt=0.02, **kw):
+                     drop_height=0.01, drop_tilt=0.02, drop_damping=2.0, drop_dt=None, **kw):
     r"""The friction validation suite of Gazzola et al. (2018) with PyElastica's parameters.
 
     Three cases on the rod of :func:`validation_rod` (along +z, plane normal +y):
@@ -1496,11 +1523,14 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
       :func:`rolling_energies`;
     * **drop** (``drop=True``): the rod, inclined by ``drop_tilt``, its lower end
       ``drop_height`` above the plane, falls and comes to rest; at rest every element's
-      contact force is its weight rho A ell g.
+      contact force is its weight rho A ell g.  The dropped rod alone is damped, at the
+      rate ``drop_damping`` (1/s; the undamped shear modes of an elastic rod ring for
+      long after the impact); in (a) it rides in the batch, in (b) it runs with the step
+      ``drop_dt`` (default T/10).
 
-    The penalty formulation advances every member as one batch (defaults: the
-    :func:`make_penalty` regularisation, dt = 4e-5 s); the complementarity formulation
-    runs them in turn (default dt = T/10).
+    Drag and rolling: the penalty formulation advances every member as one batch
+    (defaults: the :func:`make_penalty` regularisation, dt = 4e-5 s); the complementarity
+    formulation runs them in turn (default dt = T/10).
 
     Returns
     -------
@@ -1509,10 +1539,10 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     mass along +z (m), ``creep`` its displacement over the second half of the run (m),
     ``speed`` (m/s)); ``"rolling"``: arrays over ``alphas`` (``alpha``,
     ``translational``, ``rotational``, ``exact_translational``, ``exact_rotational``,
-    ``rolls``, ``slip`` the largest final lateral slip speed, m/s); ``"drop"``
-    (``normal`` final contact forces (N), ``weight``, ``penetration`` deepest over the run
-    (m), ``speed`` largest final node speed (m/s)); ``"runs"`` the :class:`Run` (penalty)
-    or the list of runs.
+    ``rolls``, ``slip`` the largest final lateral slip speed, m/s); ``"drop"`` if asked
+    (``normal`` final contact forces (N), ``weight``, ``penetration`` deepest over the
+    run (m), ``speed`` largest final node speed (m/s), ``run``, ``dt``); ``"runs"`` the
+    :class:`Run` (penalty) or the list of runs of drag and rolling.
     """
     V = VALIDATION
     T = V["time"] if time is None else _number(time, "time", 0.0)
@@ -1520,41 +1550,54 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     al = np.atleast_1d(np.asarray(alphas, dtype=float)).ravel()
     if not (np.all(np.isfinite(F)) and np.all(np.isfinite(al))):
         raise ValueError("forces and alphas must be finite")
+    if formulation not in ("penalty", "complementarity"):
+        raise ValueError(f"formulation must be 'penalty' or 'complementarity', got {formulation!r}")
     rod = validation_rod(N, youngs_modulus)
     fr = _validation_friction() if friction is None else friction
     plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
+    out = {"runs": None}
+    if F.size + al.size == 0 and not drop:
+        raise ValueError("nothing to run: give forces, alphas or drop=True")
     if formulation == "penalty":
         pen = make_penalty(line_density=rod.rhoA) if penalty is None else penalty
         dt = 4e-5 if dt is None else dt
-    elif formulation == "complementarity":
-        pen, dt = None, (T / 10 if dt is None else dt)
     else:
-        raise ValueError(f"formulation must be 'penalty' or 'complementarity', got {formulation!r}")
-    members = _members(rod, plane, pen, F, al, _number(drop_height, "drop_height", 0.0, False)
-                       if drop else None, _number(drop_tilt, "drop_tilt"))
-    if not members:
-        raise ValueError("nothing to run: give forces, alphas or drop=True")
-    kinds = np.array([m[0] for m in members])
+        pen, dt = None, (T / 10 if dt is None else dt)
+        if drop:
+            out["drop"] = _drop(N, fr, youngs_modulus, drop_height, drop_tilt, drop_damping,
+                                T, T / 10 if drop_dt is None else drop_dt)
+        if F.size + al.size == 0:
+            return out
+    members = _members(rod, plane, pen, F, al)
     _, nsteps = _steps(dt, T)
-    every = kw.pop("every", max(1, nsteps // 100 if drop else nsteps // 2))
+    every = kw.pop("every", max(1, nsteps // 2))
     if formulation == "penalty":
+        if drop:                       # the drop rides in the batch, with its own damping
+            members.append(("drop", _drop_state(rod, plane, drop_height, drop_tilt), np.zeros((rod.N + 1, 3)),
+                            np.array([0.0, -GRAVITY, 0.0])))
+            every = max(1, nsteps // 100)
+        kinds = np.array([m[0] for m in members])
+        nu = np.where(kinds == "drop", _number(drop_damping, "drop_damping", 0.0, False), 0.0)
         st = State(np.stack([m[1].x for m in members]), np.stack([m[1].Q for m in members]))
         run = simulate_penalty(rod, plane, fr, pen, st, dt=dt, t_end=T,
                                grav=np.stack([m[3] for m in members]),
-                               load=np.stack([m[2] for m in members]), every=every, **kw)
-        com, ke, gm, runs = run.com, run.kinetic, run.gap_min, run
-        finals = [(State(run.state.x[i], run.state.Q[i]), run.v[i], run.w[i], run.normal[i])
-                  for i in range(len(members))]
+                               load=np.stack([m[2] for m in members]), every=every, damping=nu, **kw)
+        com, ke, runs = run.com, run.kinetic, run
+        finals = [(State(run.state.x[i], run.state.Q[i]), run.v[i], run.w[i]) for i in range(len(members))]
+        t = run.t
+        if drop:
+            i = len(members) - 1
+            out["drop"] = _drop_result(rod, run.normal[i], run.gap_min[:, i], run.v[i], run, dt)
     else:
+        kinds = np.array([m[0] for m in members])
         runs = [simulate_complementarity(rod, plane, fr, m[1], dt=dt, t_end=T, grav=m[3],
                                          load=m[2], every=every, **kw) for m in members]
         com = np.stack([r.com for r in runs], axis=1)
         ke = np.stack([r.kinetic for r in runs], axis=1)
-        gm = np.stack([r.gap_min for r in runs], axis=1)
-        finals = [(r.state, r.v, r.w, r.normal) for r in runs]
-    t = runs.t if formulation == "penalty" else runs[0].t
+        finals = [(r.state, r.v, r.w) for r in runs]
+        t = runs[0].t
+    out["runs"] = runs
     half = int(np.argmin(np.abs(t - 0.5 * T)))
-    out = {"runs": runs}
     sel = kinds == "drag"
     fwd = F >= 0
     exact = np.where(fwd, axial_drag_energy(F, T, rod.mass_total, fr.static[0], fr.kinetic[0]),
@@ -1570,12 +1613,6 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     out["rolling"] = {"alpha": al, "translational": ke[-1, sel, 0], "rotational": ke[-1, sel, 1],
                       "exact_translational": np.atleast_1d(Et), "exact_rotational": np.atleast_1d(Er),
                       "rolls": np.atleast_1d(rolls), "slip": np.array(slip)}
-    if drop:
-        i = int(np.flatnonzero(kinds == "drop")[0])
-        st, v, w, fn = finals[i]
-        out["drop"] = {"normal": np.asarray(fn), "weight": rod.rhoA * rod.ell * GRAVITY,
-                       "penetration": max(0.0, float(-gm[:, i].min())),
-                       "speed": float(np.sqrt(np.sum(v**2, axis=-1)).max())}
     return out
 
 
