@@ -463,10 +463,10 @@ def test_pyelastica_and_mujoco_run_the_drag_case_against_the_closed_form():
     F = 2 * 0.8 * G
     pe = P.elastica_drag(F, n_elem=6, dt=1e-4, time=0.05)
     assert pe["finite"] and abs(pe["energy"] / pe["exact"] - 1) < 0.05
-    stick = P.elastica_drag(0.5 * 0.8 * G, n_elem=6, dt=1e-4, time=0.05)
+    stick = P.elastica_drag(0.75 * 0.8 * G, n_elem=6, dt=1e-4, time=0.05)
     assert stick["energy"] < 1e-20                   # its force-capped static friction
-    late = P.elastica_drag(0.5 * 0.8 * G, n_elem=6, dt=1e-4, time=0.05, pull_first=False)
-    assert late["energy"] > 1e-9                     # ... sees only forces registered before it
+    late = P.elastica_drag(0.75 * 0.8 * G, n_elem=6, dt=1e-4, time=0.05, pull_first=False)
+    assert late["energy"] > 1e-3                     # ... sees only forces registered before it
     mj = P.mujoco_drag(F, 0.4, segments=6, dt=1e-4, time=0.05)
     assert mj["finite"] and abs(mj["energy"] / mj["exact"] - 1) < 0.05
 
