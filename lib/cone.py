@@ -214,16 +214,13 @@ def _lcp(G, u, mu, directions):
 class FrictionResult:
     """Solution of :func:`solve_friction`.
 
-    Fields
-    ------
-    impulse : (nc, 1 + d)   contact impulse per contact: normal, then tangent coordinates
-    velocity : (nc, 1 + d)  end-of-step contact velocity w = G p + u, same layout
-    slip : (nc,)            slip multiplier gamma (0 when sticking or separated; mu times
-                            the slip speed along the opposing facet when sliding)
-    sticking : (nc,) bool   in contact (p_n > 0) with zero tangential velocity
-    residual : float        natural residual max |min(z, A z + b)| of the LCP (after the
-                            active-set polish of Lemke's answer)
-    pivots : int            Lemke pivots
+    Fields: ``impulse`` (nc, 1 + d), the contact impulse of each contact, normal then
+    tangent coordinates; ``velocity`` (nc, 1 + d), the end-of-step contact velocity
+    w = G p + u in the same layout; ``slip`` (nc,), the slip multiplier gamma (0 when
+    sticking or separated, the coefficient times the slip speed along the opposing facet
+    when sliding); ``sticking`` (nc,) bool, in contact (p_n > 0) with zero tangential
+    velocity; ``residual``, the natural residual max |min(z, A z + b)| of the LCP after
+    the active-set polish of Lemke's answer; ``pivots``, the Lemke pivots.
     """
 
     impulse: np.ndarray
