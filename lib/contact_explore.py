@@ -11,8 +11,6 @@ push(force_ratio, mu_static)   the rod's displacement under an axial pull, formu
 """
 from __future__ import annotations
 
-import numpy as np
-
 from . import contact as C
 
 __all__ = ["push", "plot_push", "push_widget"]

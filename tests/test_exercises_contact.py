@@ -2,7 +2,6 @@
 names the slip, and the right answers satisfy the relations the folded solutions state."""
 import math
 
-import numpy as np
 
 from lib import contact as C
 from lib.exercises import check, solution
