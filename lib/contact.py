@@ -1775,8 +1775,8 @@ def snake_speed(t, com, period):
 
 #: the snakes of the chapter: PyElastica's gait with friction ratios (forward, backward,
 #: lateral), and the reference ratios with the wave sent the other way
-SNAKE_RATIOS = ((1.0, 1.5, 2.0), (1.0, 1.0, 1.0), (1.0, 1.5, 1.0), (1.0, 1.5, 1.25),
-                (1.0, 1.5, 1.5), (1.0, 1.0, 2.0), (1.5, 1.0, 2.0))
+SNAKE_RATIOS = ((1.0, 1.5, 2.0), (1.0, 1.0, 1.0), (1.0, 1.5, 1.0), (1.0, 1.5, 1.5),
+                (1.0, 1.0, 2.0), (1.5, 1.0, 2.0))
 
 
 @lru_cache(maxsize=2)
