@@ -113,6 +113,7 @@ __all__ = [
     "axial_drag_energy", "rolling_energies", "penalty_creep",
     "validation_rod", "incline_gravity", "validation_suite", "breakaway_force",
     "Gait", "snake_gait", "muscle_torque", "snake_rod", "snake", "snake_speed", "snake_study",
+    "SNAKE_RATIOS",
 ]
 
 #: standard gravity (m/s^2), the value PyElastica's validation cases use
