@@ -16,6 +16,7 @@ fem         plane-strain neo-Hookean T3/T6 finite elements
 incompressible  rubber models and locking-free finite-strain elements (u-p, F-bar)
 actuation   tendons, follower pressure, inverse models (QP with cable bounds)
 constraints Lagrange multipliers: KKT / Schur solves, stabilisation, contact LCP
+contact     a free rod on a plane with Coulomb friction: penalty and complementarity
 levels      one soft arm as PCC, rod and FEM: mapping, cases, errors and costs
 
 Floors (import nothing above them)
@@ -40,5 +41,5 @@ published   the registry of every number the source chapters publish (lib/regist
 book        helpers the notebooks use to glue, check and save figures
 """
 __all__ = ["rod", "rod3d", "beam", "integrate", "damping", "pcc", "fem", "incompressible",
-           "actuation", "constraints", "levels", "core", "solvers", "fe", "crosscheck", "studies",
+           "actuation", "constraints", "contact", "levels", "core", "solvers", "fe", "crosscheck", "studies",
            "explore", "exercises", "chapters", "published", "book"]

@@ -42,6 +42,7 @@ CHAPTERS = (
     Chapter("actuation",
             "Actuation and inverse models: tendons, pressure, and cables that can only pull"),
     Chapter("constraints", "Constraint forces from Lagrange multipliers", registry=True),
+    Chapter("contact", "Frictional contact for rods: stick, slip, roll, slither"),
     Chapter("crosscheck", "Cross-checks against independent codes", registry=True),
     Chapter("levels", "One soft arm, three model levels"),
     Chapter("choosing", "Choosing a model level", notebook=False, exercises=False, explore=False),

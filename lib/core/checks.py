@@ -57,7 +57,7 @@ import numpy as np
 
 _INF = float("inf")
 
-__all__ = ["real", "positive", "nonnegative", "integer", "boolean", "array", "vector",
+__all__ = ["step_count", "real", "positive", "nonnegative", "integer", "boolean", "array", "vector",
            "matrix", "choice", "quaternions", "kind", "function", "show"]
 
 
@@ -484,3 +484,26 @@ def function(value, name):
     if not callable(value):
         raise ValueError(f"{name} must be callable, got {show(value)}{_what(value)}")
     return value
+
+
+def step_count(dt, t_end, *, dt_name="dt", t_name="t_end", rtol=1e-9):
+    """``(dt, n)`` with ``n dt = t_end``: a run of fixed steps that ends exactly at ``t_end``.
+
+    Both must be positive; ``t_end`` must be a whole number of steps (to ``rtol``), so a
+    run never stops short of, or past, the time it was asked for.
+
+    >>> step_count(0.01, 0.25)
+    (0.01, 25)
+    >>> step_count(0.02, 0.25)
+    Traceback (most recent call last):
+        ...
+    ValueError: t_end = 0.25 must be a whole number of steps dt = 0.02 (12.5 steps)
+    """
+    dt = positive(dt, dt_name)
+    t_end = positive(t_end, t_name)
+    n = int(round(t_end / dt))
+    if n < 1 or abs(n * dt - t_end) > rtol * t_end:
+        raise ValueError(f"{t_name} = {t_end!r} must be a whole number of steps {dt_name} = "
+                         f"{dt!r} ({t_end / dt:.6g} steps)")
+    return dt, n
+

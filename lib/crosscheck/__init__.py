@@ -64,6 +64,7 @@ Examples
 True
 """
 from ..core.convergence import observed_order, richardson
+from . import contact  # noqa: F401  (the contact chapter's cases: lib.crosscheck.contact)
 from .elastica import (ELASTICA_SHEAR_COEFFICIENT, elastica_frequencies, elastica_frequencies3d,
                        elastica_linearisation, elastica_linearisation3d, elastica_parameters,
                        elastica_rod, elastica_rod3d, elastica_run, elastica_state,

@@ -20,6 +20,7 @@ tendon_arm_shape(tau_tip, tau_back, tau_mid)         rod shape under three tendo
 rod3d_shape(twist, tip_force)                       3-D cantilever under end torque and tip force
 levels_shapes(slenderness, alpha)                   PCC, rod and FEM centrelines of one arm
 damping_ratios(log10_tau, N)                        Kelvin-Voigt modal damping and the explicit limit
+push(force_ratio, mu_s)                             the contact chapter: a pushed rod sticks or slips
 """
 from importlib import import_module
 
