@@ -1,6 +1,8 @@
 """The rows of the model-contract test: one per public function or model.
 
-Add a row here (see framework.py for the kinds and for ``xfail``); nothing else needs
+The floors' rows and lib.rod's live here; every other module's rows live in
+``rows_<module>.py`` beside this file (a list ``CALLS`` and a list ``MODELS``), gathered
+below.  Add a row (see framework.py for the kinds and for ``xfail``); nothing else needs
 to change.  Each ``xfail`` entry is a case the function does not pass yet, with the
 reason; it is strict, so fixing the function makes the test fail until the entry is
 removed.
@@ -156,3 +158,20 @@ MODELS = [
           gradient=lambda r, q: rod.gradient(r, q, _LOAD, _GRAV),
           hessian=lambda r, q: rod.hessian(r, q)),
 ]
+
+
+# --------------------------------------------------------------------------------------
+# every other module's rows: tests/contract/rows_<module>.py, each defining CALLS and
+# MODELS lists (one file per module, so rows of different modules never collide)
+# --------------------------------------------------------------------------------------
+def _gather():
+    import importlib
+    import pathlib
+
+    for path in sorted(pathlib.Path(__file__).parent.glob("rows_*.py")):
+        mod = importlib.import_module(f"{__package__}.{path.stem}")
+        CALLS.extend(getattr(mod, "CALLS", []))
+        MODELS.extend(getattr(mod, "MODELS", []))
+
+
+_gather()

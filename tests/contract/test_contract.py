@@ -38,3 +38,39 @@ def test_hessian_matches_central_differences_of_the_gradient(row, seed):
 def test_every_row_has_a_unique_name():
     names = [r.name for r in CALLS] + [m.name for m in MODELS]
     assert len(names) == len(set(names))
+
+
+def _public_callables(module):
+    """Functions in ``__all__`` (classes are made by factories, which have rows)."""
+    import inspect
+
+    return [n for n in getattr(module, "__all__", [])
+            if callable(getattr(module, n)) and not inspect.isclass(getattr(module, n))]
+
+
+def _row_modules():
+    import importlib
+    import pathlib
+
+    for path in sorted(pathlib.Path(__file__).parent.glob("rows_*.py")):
+        rows = importlib.import_module(f"{__package__}.{path.stem}")
+        target = getattr(rows, "MODULE", None)
+        if target is not None:
+            yield path.stem, rows, importlib.import_module(target)
+
+
+@pytest.mark.parametrize("stem, rows, module", list(_row_modules()),
+                         ids=[s for s, _, _ in _row_modules()])
+def test_every_public_function_of_a_covered_module_has_a_row(stem, rows, module):
+    """A ``rows_<x>.py`` that names its ``MODULE`` covers every public function of it.
+
+    Each function in the module's ``__all__`` is the name (``"<short>.<function>"``, or
+    that name followed by ``[...]``) of at least one row, or is listed in the file's
+    ``EXEMPT`` mapping with the reason (e.g. a plotting helper, an alias).
+    """
+    short = module.__name__.removeprefix("lib.")
+    named = {r.name.split("[", 1)[0] for r in rows.CALLS + rows.MODELS}
+    exempt = getattr(rows, "EXEMPT", {})
+    missing = [f for f in _public_callables(module)
+               if f"{short}.{f}" not in named and f not in exempt]
+    assert not missing, f"{stem}: public functions of {module.__name__} without a row: {missing}"
