@@ -1,0 +1,96 @@
+"""Equivalence of crosscheck's Newton / load-step loops with the shared floors (see test_integrate.py)."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from lib import actuation, crosscheck, fem, incompressible, rod, rod3d
+from lib.core.errors import NewtonFailure, SolveError
+from lib.core.linalg import factor
+from lib.solvers import load_path, newton_solve
+
+from .trace import EPS, assert_round_off, assert_same_path, traced  # noqa: F401
+
+# --------------------------------------------------------------------------------------
+# crosscheck.rigid_clamp_static: plain Newton with phi_0 held, stop after a round-off step
+# --------------------------------------------------------------------------------------
+def rigid_clamp_new(r, load, steps=1, tol=1e-12, maxiter=30):
+    load = np.asarray(load, dtype=float)
+    scale = max(r.EI / r.L, np.abs(load[:2]).max(), abs(load[2]) / r.L)
+    free = np.arange(1, r.ndof)
+    infos = []
+
+    def solve_at(lam, q):
+        ld = load * lam
+        q, info = newton_solve(lambda q: (rod.gradient(r, q, ld), lambda: rod.hessian(r, q)),
+                               q, tol, maxiter, accept="none", scale=scale,
+                               floor=64 * EPS * (r.EA + r.kGA), roundoff="step",
+                               xtol=1e-14 * r.L, xtol_rel=0.0, free=free)
+        infos.append(info)
+        return q, info
+
+    q, _ = load_path(solve_at, rod.straight(r), steps=steps)
+    return q, infos
+
+
+@pytest.mark.parametrize("N,r_over_L,load,steps", [
+    (10, 0.04, (0.0, -0.3, 0.0), 2),
+    (16, 0.002, (0.0, -0.5, 0.1), 1),      # slender: only the round-off step ends it
+])
+def test_crosscheck_rigid_clamp_static_is_reproduced(monkeypatch, N, r_over_L, load, steps):
+    r = rod.make_rod(N, r_over_L)
+    with traced(monkeypatch, rod, "gradient") as old:
+        q_old = crosscheck.rigid_clamp_static(r, load, steps=steps)
+    with traced(monkeypatch, rod, "gradient") as new:
+        q_new, infos = rigid_clamp_new(r, load, steps)
+    assert_same_path(old, new, rtol=1e-13)          # spsolve there, splu here: same SuperLU
+    assert_round_off(q_old, q_new, rtol=1e-13)
+    if r_over_L == 0.002:
+        scale = max(1.0, np.abs(load).max())
+        assert any(i.residual > 1e-12 * scale for i in infos)
+
+
+# --------------------------------------------------------------------------------------
+# crosscheck.skfem_static: updates to round-off, then one more
+# --------------------------------------------------------------------------------------
+def test_crosscheck_skfem_static_is_reproduced(monkeypatch):
+    from skfem import asm
+    m = fem.cantilever(4, 1, "T6", 0.3, slenderness=4.0)
+    load = fem.tip_shear_load(m, 1.0 * fem.plane_strain_modulus(m) / 12 / m.mesh.length**2)
+    steps = 2
+    calls = []
+    from lib.crosscheck import skfem as cc_skfem
+    orig = cc_skfem.newton_step
+
+    def counting(solve, where):
+        calls.append(where)
+        return orig(solve, where)
+
+    monkeypatch.setattr(cc_skfem, "newton_step", counting)
+    u_old = crosscheck.skfem_static(m, load, steps=steps)
+    monkeypatch.undo()
+    basis, perm = crosscheck.skfem_basis(m)
+    _, residual, tangent = cc_skfem._nh_forms(m.mu, m.lam)
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(perm.size)
+    free = np.setdiff1d(np.arange(basis.N), inv[m.fixed])
+    fsk = np.asarray(load, dtype=float)[perm]
+    iterations = []
+
+    def solve_at(lam, u):
+        fs = fsk * lam
+
+        def fun(u):
+            w = basis.interpolate(u)
+            return asm(residual, basis, u=w) - fs, lambda: asm(tangent, basis, u=w)
+
+        u, info = newton_solve(fun, u, 0.0, 40, accept="none", roundoff="extra", xtol=0.0,
+                               xtol_rel=1e-13, free=free)
+        iterations.append(info.iterations)
+        return u, info
+
+    u_sk, _ = load_path(solve_at, np.zeros(basis.N), steps=steps)
+    u_new = np.empty(m.n_dofs)
+    u_new[perm] = u_sk
+    assert sum(iterations) == len(calls)           # one tangent solve per update, in both
+    assert [int(w.split("/")[0].split()[-1]) for w in calls].count(1) == iterations[0]
+    assert_round_off(u_old, u_new, rtol=1e-12)
