@@ -76,7 +76,10 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.integrate import solve_ivp
 
-from .core.errors import ConvergenceError
+from .core import checks
+from .core.errors import ConvergenceError, NewtonFailure
+from .core.linalg import Factor
+from .solvers.newton import newton_solve
 from .solvers.saddle import (LCPResult, constraint_rank, kkt_matrix, kkt_solve,
                              kkt_solve_dense, schur_solve, solve_lcp)
 
@@ -114,28 +117,19 @@ _IVP_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 
 
 # --------------------------------------------------------------------------
-# input checks
+# input checks (lib.core.checks; the models' kinds)
 # --------------------------------------------------------------------------
-def _matrix(a, name):
-    if sp.issparse(a):
-        if a.ndim != 2:
-            raise ValueError(f"{name} must be 2-D, got shape {a.shape}")
-        return sp.csr_array(a, dtype=float)
-    a = np.asarray(a, dtype=float)
-    if a.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} has non-finite entries")
-    return a
+def _system(system, cls=None):
+    cls = cls or ConstrainedSystem
+    what = ("a constrained system (lib.constraints.ConstrainedSystem, made by make_system)"
+            if cls is ConstrainedSystem else
+            "a contact system (lib.constraints.ContactSystem, made by make_contact_system)")
+    return checks.kind(system, "system", cls, what)
 
 
-def _vector(x, name, size):
-    x = np.asarray(x, dtype=float)
-    if x.shape != (size,):
-        raise ValueError(f"{name} must have shape ({size},), got {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} has non-finite entries")
-    return x
+def _callables(**fns):
+    for name, fn in fns.items():
+        checks.function(fn, name)
 
 
 # --------------------------------------------------------------------------
@@ -197,17 +191,13 @@ def make_system(mass, force, jacobian, gamma, phi=None, q_check=None) -> Constra
     >>> s.n, s.m
     (2, 1)
     """
-    mass = _matrix(mass, "mass")
+    mass = checks.matrix(mass, "mass", square=True, sparse=True)
     n = mass.shape[0]
-    if mass.shape != (n, n):
-        raise ValueError(f"mass must be square, got shape {mass.shape}")
-    for name, fn in (("force", force), ("jacobian", jacobian), ("gamma", gamma)):
-        if not callable(fn):
-            raise ValueError(f"{name} must be callable")
-    if phi is not None and not callable(phi):
-        raise ValueError("phi must be callable or None")
+    _callables(force=force, jacobian=jacobian, gamma=gamma)
+    if phi is not None:
+        checks.function(phi, "phi")
     z = np.zeros(n)
-    qc = z if q_check is None else _vector(q_check, "q_check", n)
+    qc = z if q_check is None else checks.vector(q_check, "q_check", n)
     fz = np.asarray(force(0.0, qc, z), dtype=float)
     if fz.shape != (n,):
         raise ValueError(f"force must return shape ({n},), got {fz.shape}")
@@ -235,12 +225,12 @@ def _stabilised_gamma(system, q, v, B, alpha, beta):
 
 
 def _check_baumgarte(system, alpha, beta):
-    if not (np.isfinite(alpha) and alpha >= 0):
-        raise ValueError(f"alpha must be finite and >= 0, got {alpha!r}")
-    if not (np.isfinite(beta) and beta >= 0):
-        raise ValueError(f"beta must be finite and >= 0, got {beta!r}")
+    _system(system)
+    alpha = checks.nonnegative(alpha, "alpha")
+    beta = checks.nonnegative(beta, "beta")
     if beta and system.phi is None:
         raise ValueError("beta > 0 needs a position-level constraint: system.phi is None")
+    return alpha, beta
 
 
 def accelerations(system, t, q, v, alpha=0.0, beta=0.0):
@@ -261,9 +251,10 @@ def accelerations(system, t, q, v, alpha=0.0, beta=0.0):
     >>> np.round(qdd, 12) + 0.0, float(np.round(-2 * 1.0 * lam[0], 12))
     (array([0., 0.]), 9.81)
     """
-    _check_baumgarte(system, alpha, beta)
-    q = _vector(q, "q", system.n)
-    v = _vector(v, "v", system.n)
+    alpha, beta = _check_baumgarte(system, alpha, beta)
+    t = checks.real(t, "t")
+    q = checks.vector(q, "q", system.n)
+    v = checks.vector(v, "v", system.n)
     return _accelerations(system, t, q, v, alpha, beta)
 
 
@@ -287,11 +278,16 @@ def project_state(system, q, v, tol=1e-12, max_iter=25):
     is exact in one step.  A system without ``phi`` only gets the velocity
     projection.
 
+    The position iteration is :func:`lib.solvers.newton_solve` (plain Newton,
+    ``accept="none"``, ``roundoff="residual"``) with the minimal correction as its
+    "tangent solve".
+
     Raises
     ------
     ConvergenceError
         if the position iteration does not reach ``tol`` in ``max_iter``
-        steps (the message gives the last residual).
+        steps (a :class:`~lib.core.errors.SolveError`: the message gives the
+        iteration and the last residual).
 
     Examples
     --------
@@ -300,21 +296,26 @@ def project_state(system, q, v, tol=1e-12, max_iter=25):
     >>> np.round(q, 12) + 0.0, np.round(v, 12) + 0.0
     (array([ 0., -1.]), array([0.3, 0. ]))
     """
-    q = _vector(q, "q", system.n).copy()
-    v = _vector(v, "v", system.n).copy()
+    _system(system)
+    q = checks.vector(q, "q", system.n)
+    v = checks.vector(v, "v", system.n)
+    tol = checks.nonnegative(tol, "tol")
+    max_iter = checks.integer(max_iter, "max_iter", low=0)
     zero = np.zeros(system.n)
     if system.phi is not None:
-        for it in range(max_iter + 1):
-            phi = np.asarray(system.phi(q), dtype=float)
-            res = float(np.abs(phi).max())
-            if res <= tol:
-                break
-            if it == max_iter:
-                raise ConvergenceError(
-                    f"position projection: |phi| = {res:.3e} > tol = {tol:.1e} "
-                    f"after {max_iter} Newton steps")
-            dq, _ = kkt_solve(system.mass, system.jacobian(q), zero, -phi)
-            q += dq
+        def correction(q):       # the Factor's solve(b) = -(minimal correction for -b)
+            return Factor(lambda b: -kkt_solve(system.mass, system.jacobian(q), zero, -b)[0],
+                          "KKT", system.m, "position projection")
+
+        try:
+            q, _ = newton_solve(lambda q: (system.phi(q), lambda: correction(q), 1.0), q,
+                                tol=tol, maxiter=max_iter, line_search=False,
+                                where="position projection", accept="none",
+                                roundoff="residual")
+        except NewtonFailure as err:
+            raise ConvergenceError(err.detail, where=err.where, reason=err.reason,
+                                   iteration=err.iteration, residual=err.residual,
+                                   tol=err.tol) from None
     B = np.asarray(system.jacobian(q), dtype=float)
     dv, _ = kkt_solve(system.mass, B, zero, -(B @ v))
     return q, v + dv
@@ -332,16 +333,14 @@ def constraint_force(system, q, lam):
     >>> constraint_force(s, np.array([0.0, -1.0]), np.array([-4.905])) + 0.0
     array([0.  , 9.81])
     """
-    q = np.asarray(q, dtype=float)
-    lam = np.asarray(lam, dtype=float)
+    _system(system)
+    q = checks.array(q, "q")
     if q.ndim == 1:
-        q = _vector(q, "q", system.n)
-        lam = _vector(lam, "lam", system.m)
+        q = checks.vector(q, "q", system.n)
+        lam = checks.vector(lam, "lam", system.m)
         return np.asarray(system.jacobian(q), dtype=float).T @ lam
-    if q.ndim != 2 or q.shape[1] != system.n:
-        raise ValueError(f"q must have shape (n_t, {system.n}), got {q.shape}")
-    if lam.shape != (q.shape[0], system.m):
-        raise ValueError(f"lam must have shape ({q.shape[0]}, {system.m}), got {lam.shape}")
+    q = checks.array(q, "q", shape=(None, system.n))
+    lam = checks.array(lam, "lam", shape=(q.shape[0], system.m))
     Bs = np.stack([np.asarray(system.jacobian(qk), dtype=float) for qk in q])
     return np.einsum("kmn,km->kn", Bs, lam)
 
@@ -407,20 +406,18 @@ def simulate(system, q0, v0, t_eval, alpha=0.0, beta=0.0, project=False,
     >>> bool(np.abs(tr.phi).max() < 1e-8), tr.q.shape, tr.lam.shape
     (True, (5, 2), (5, 1))
     """
-    _check_baumgarte(system, alpha, beta)
+    alpha, beta = _check_baumgarte(system, alpha, beta)
     n = system.n
-    q0 = _vector(q0, "q0", n)
-    v0 = _vector(v0, "v0", n)
-    t_eval = np.asarray(t_eval, dtype=float)
-    if t_eval.ndim != 1 or t_eval.size < 2 or np.any(np.diff(t_eval) <= 0):
+    q0 = checks.vector(q0, "q0", n)
+    v0 = checks.vector(v0, "v0", n)
+    t_eval = checks.vector(t_eval, "t_eval")
+    if t_eval.size < 2 or np.any(np.diff(t_eval) <= 0):
         raise ValueError("t_eval must be a 1-D increasing array of at least 2 times")
-
-    if isinstance(method, str) and method not in _IVP_METHODS:
-        raise ValueError(f"method must be one of {', '.join(_IVP_METHODS)} "
-                         f"(a solve_ivp method), got {method!r}")
-    for name, tol in (("rtol", rtol), ("atol", atol)):
-        if not (isinstance(tol, (int, float, np.floating)) and np.isfinite(tol) and tol > 0):
-            raise ValueError(f"{name} must be a finite number > 0, got {tol!r}")
+    project = checks.boolean(project, "project")
+    if not (isinstance(method, type) or callable(method)):
+        checks.choice(method, "method", _IVP_METHODS)
+    rtol = checks.positive(rtol, "rtol")
+    atol = checks.positive(atol, "atol")
     reached = [t_eval[0]]
 
     def rhs(t, y):
@@ -488,11 +485,8 @@ def pendulum(m=1.0, l=1.0, g=9.81) -> ConstrainedSystem:
     >>> s.n, s.m, float(s.phi(np.array([0.3, -0.4]))[0])
     (2, 1, 0.0)
     """
-    for name, val in (("m", m), ("l", l)):
-        if not (np.isfinite(val) and val > 0):
-            raise ValueError(f"{name} must be finite and > 0, got {val!r}")
-    if not np.isfinite(g):
-        raise ValueError(f"g must be finite, got {g!r}")
+    m, l = checks.positive(m, "m"), checks.positive(l, "l")
+    g = checks.real(g, "g")
     weight = np.array([0.0, -m * g])
     return make_system(
         m * np.eye(2),
@@ -513,8 +507,14 @@ def pendulum_tension(theta, omega, m=1.0, l=1.0, g=9.81):
     >>> float(pendulum_tension(0.0, 0.0, m=1.0, g=9.81))
     9.81
     """
-    theta = np.asarray(theta, dtype=float)
-    omega = np.asarray(omega, dtype=float)
+    theta = checks.array(theta, "theta")
+    omega = checks.array(omega, "omega")
+    try:
+        np.broadcast_shapes(theta.shape, omega.shape)
+    except ValueError:
+        raise ValueError(f"omega of shape {omega.shape} does not broadcast against theta of "
+                         f"shape {theta.shape}") from None
+    m, l, g = checks.positive(m, "m"), checks.positive(l, "l"), checks.real(g, "g")
     return m * l * omega**2 + m * g * np.cos(theta)
 
 
@@ -552,15 +552,11 @@ def make_contact_system(mass, force, gap, jacobian) -> ContactSystem:
     >>> s.n, s.m
     (1, 1)
     """
-    mass = _matrix(mass, "mass")
+    mass = checks.matrix(mass, "mass", square=True, sparse=True)
     if sp.issparse(mass):
         mass = mass.toarray()
     n = mass.shape[0]
-    if mass.shape != (n, n):
-        raise ValueError(f"mass must be square, got shape {mass.shape}")
-    for name, fn in (("force", force), ("gap", gap), ("jacobian", jacobian)):
-        if not callable(fn):
-            raise ValueError(f"{name} must be callable")
+    _callables(force=force, gap=gap, jacobian=jacobian)
     z = np.zeros(n)
     if np.asarray(force(0.0, z, z)).shape != (n,):
         raise ValueError(f"force must return shape ({n},)")
@@ -610,10 +606,10 @@ def contact_step(system, t, q, v, h):
     >>> float(r.lam[0]), float(v[0]) + 0.0
     (9.81, 0.0)
     """
-    if not (np.isfinite(h) and h > 0):
-        raise ValueError(f"h must be finite and > 0, got {h!r}")
-    q = _vector(q, "q", system.n)
-    v = _vector(v, "v", system.n)
+    _system(system, ContactSystem)
+    t, h = checks.real(t, "t"), checks.positive(h, "h")
+    q = checks.vector(q, "q", system.n)
+    v = checks.vector(v, "v", system.n)
     return _contact_step(system, t, q, v, h)
 
 
@@ -660,18 +656,16 @@ def simulate_contact(system, q0, v0, h, n_steps, t0=0.0) -> ContactTrajectory:
     >>> bool(abs(tr.q[-1, 0]) < 1e-12), float(np.round(tr.lam[-2, 0], 9))
     (True, 9.81)
     """
-    if int(n_steps) != n_steps or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
-    if not (np.isfinite(h) and h > 0):
-        raise ValueError(f"h must be finite and > 0, got {h!r}")
-    n_steps = int(n_steps)
+    _system(system, ContactSystem)
+    n_steps = checks.integer(n_steps, "n_steps", low=1, allow_float=True)
+    h, t0 = checks.positive(h, "h"), checks.real(t0, "t0")
     n, m = system.n, system.m
     Q = np.empty((n_steps + 1, n))
     V = np.empty((n_steps + 1, n))
     lam = np.zeros((n_steps + 1, m))
     res = np.zeros(n_steps + 1)
-    Q[0] = _vector(q0, "q0", n)
-    V[0] = _vector(v0, "v0", n)
+    Q[0] = checks.vector(q0, "q0", n)
+    V[0] = checks.vector(v0, "v0", n)
     t = t0 + h * np.arange(n_steps + 1)
     for k in range(n_steps):
         Q[k + 1], V[k + 1], r = _contact_step(system, t[k], Q[k], V[k], h)
@@ -707,12 +701,10 @@ def unicycle(m=10.0, J=1.0, drive=None, steer=None) -> ConstrainedSystem:
     >>> float(lam[0]) + 0.0
     0.0
     """
-    for name, val in (("m", m), ("J", J)):
-        if not (np.isfinite(val) and val > 0):
-            raise ValueError(f"{name} must be finite and > 0, got {val!r}")
+    m, J = checks.positive(m, "m"), checks.positive(J, "J")
     for name, fn in (("drive", drive), ("steer", steer)):
-        if fn is not None and not callable(fn):
-            raise ValueError(f"{name} must be callable or None")
+        if fn is not None:
+            checks.function(fn, name)
     drive = drive or (lambda t, q, v: 0.0)
     steer = steer or (lambda t, q, v: 0.0)
 
@@ -773,11 +765,10 @@ def four_bar(a=0.1, b=0.35, c=0.3, d=0.4, line_density=2.0, g=9.81) -> FourBar:
     >>> bool(np.abs(fb.system.phi(q)).max() < 1e-14), bool(np.abs(fb.system.jacobian(q) @ v).max() < 1e-12)
     (True, True)
     """
-    L = np.array([a, b, c, d], dtype=float)
-    if not np.all(np.isfinite(L)) or np.any(L <= 0):
-        raise ValueError(f"link lengths a, b, c, d must be finite and > 0, got {tuple(L)}")
-    if not (np.isfinite(line_density) and line_density > 0):
-        raise ValueError(f"line_density must be finite and > 0, got {line_density!r}")
+    a, b, c, d = (checks.positive(x, name) for x, name in ((a, "a"), (b, "b"), (c, "c"), (d, "d")))
+    L = np.array([a, b, c, d])
+    line_density = checks.positive(line_density, "line_density")
+    g = checks.real(g, "g")
     ell = L[:3]
     masses = line_density * ell
     inertias = masses * ell**2 / 12.0
@@ -841,8 +832,10 @@ def four_bar_state(fb, theta1, omega1=0.0, branch=1):
         if the linkage cannot be assembled at ``theta1``, or it sits at a
         position where the crank cannot drive it (coupler and rocker in line).
     """
-    if branch not in (1, -1):
-        raise ValueError(f"branch must be +1 or -1, got {branch!r}")
+    checks.kind(fb, "fb", FourBar, "a four-bar linkage (lib.constraints.FourBar, made by four_bar)")
+    theta1 = checks.real(theta1, "theta1")
+    omega1 = checks.real(omega1, "omega1")
+    branch = checks.choice(branch, "branch", (1, -1))
     a, b, c, d = fb.a, fb.b, fb.c, fb.d
     A = a * np.array([np.cos(theta1), np.sin(theta1)])
     e = np.array([d, 0.0]) - A

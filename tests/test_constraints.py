@@ -234,8 +234,10 @@ def test_projection_keeps_constraints_and_energy():
 
 def test_project_state_reports_failure():
     s = C.pendulum()
-    with pytest.raises(C.ConvergenceError, match="after 1 Newton steps"):
+    with pytest.raises(C.ConvergenceError, match="position projection: iteration 1, residual "
+                       r"\S+ \(tol 1.0e-12\): iteration limit") as err:
         C.project_state(s, [0.0, -2.0], [0.0, 0.0], max_iter=1)
+    assert err.value.iteration == 1 and err.value.reason == "maxiter"
 
 
 def test_singular_configuration_raises():
@@ -441,3 +443,18 @@ def test_simulate_reports_when_the_kkt_solve_fails_inside_solve_ivp():
         C.simulate(s, [0.0, 1.0], [0.0, 0.0], [0.0, 2.0], method="RK45")
     t_stop = float(str(err.value).split("t = ")[1].split()[0])
     assert np.sqrt(2 / 9.81) <= t_stop < 2.0     # a trial stage past the rail's end
+
+
+# ---------------------------------------------------------------- extreme but legal inputs
+@pytest.mark.parametrize("l", [1e-6, 1e6])
+def test_project_state_at_extreme_lengths(l):
+    """A pendulum a micrometre or a thousand kilometres long projects onto its circle."""
+    s = C.pendulum(l=l)
+    q, v = C.project_state(s, [0.3 * l, -1.1 * l], [1.0, 2.0], tol=1e-12 * l * l)
+    assert abs(np.hypot(*q) - l) <= 1e-12 * l
+    assert abs(q @ v) <= 1e-12 * l * np.linalg.norm(v)
+
+
+def test_pendulum_tension_broadcast_mismatch_names_the_argument():
+    with pytest.raises(ValueError, match="omega"):
+        C.pendulum_tension(np.zeros(2), np.zeros(3))
