@@ -93,18 +93,21 @@ Examples
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import null_space
-from scipy.sparse.linalg import splu
 
 from . import fem as _fem
 from . import integrate as _integrate
 from . import rod as _rod
+from .core import checks
 from .core.errors import SolveError
+from .core.linalg import factor
+from .solvers import load_path, newton_solve
 from .solvers.saddle import qp_solve
 
 __all__ = [
@@ -123,25 +126,46 @@ __all__ = [
     "cable_length", "cable_gradient", "cable_hessian", "cable_static",
 ]
 
+_EPS = np.finfo(float).eps
+_TINY = np.finfo(float).tiny
+
 
 class ActuationSolveError(SolveError):
     """A Newton or inverse iteration did not converge; the message says where it stopped."""
 
 
-def _finite_number(value, name):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite number, got {value!r}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return v
+def _solve_errors(func):
+    """``func`` with every :class:`SolveError` of the floors raised as an
+    :class:`ActuationSolveError` (same attributes, same message)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except SolveError as err:
+            if isinstance(err, ActuationSolveError):
+                raise
+            new = ActuationSolveError(err.detail)
+            new.__dict__.update(err.__dict__)
+            new.args = (str(new),)
+            raise new from err
+    return wrapper
 
 
-def _count(value, name, low=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+def _check_rod(rod):
+    return checks.kind(rod, "rod", _rod.Rod, "a planar rod (lib.rod.Rod, made by lib.rod.make_rod)")
+
+
+def _check_model(model):
+    return checks.kind(model, "model", _fem.Model,
+                       "an FEM model (lib.fem.Model, made by lib.fem.make_model or cantilever)")
+
+
+def _check_q(rod, q, name="q"):
+    return checks.vector(q, name, rod.ndof)
+
+
+def _check_u(model, u, name="u"):
+    return checks.vector(u, name, model.n_dofs)
 
 
 # --------------------------------------------------------------------------------------
@@ -183,6 +207,12 @@ class Tendon:
         return self.s.size
 
 
+def _offset(rod, value, name):
+    """A tendon offset inside the section, ``|d| <= r = r_over_L L``."""
+    r = rod.r_over_L * rod.L
+    return checks.real(value, name, -r * (1 + 1e-12), r * (1 + 1e-12))
+
+
 def make_tendon(rod, offset, anchor=None, offset_end=None):
     r"""A tendon at offset ``d(s)`` from the centreline of ``rod``, anchored at node ``anchor``.
 
@@ -219,19 +249,10 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
     >>> t.s.tolist(), t.elem.tolist()
     ([0.0, 0.125, 0.375, 0.5], [-1, 0, 1, 1])
     """
-    if not isinstance(rod, _rod.Rod):
-        raise ValueError(f"rod must be a lib.rod.Rod, got {type(rod).__name__}")
-    N, L = rod.N, rod.L
-    r = rod.r_over_L * L
-    d0 = _finite_number(offset, "offset")
-    d1 = d0 if offset_end is None else _finite_number(offset_end, "offset_end")
-    for name, v in (("offset", d0), ("offset_end", d1)):
-        if abs(v) > r * (1 + 1e-12):
-            raise ValueError(f"{name} = {v!r} puts the tendon outside the section "
-                             f"(|d| must be <= r = {r:.6g})")
-    k = N if anchor is None else _count(anchor, "anchor")
-    if k > N:
-        raise ValueError(f"anchor must be a node in 1..{N}, got {anchor!r}")
+    N, L = _check_rod(rod).N, rod.L
+    d0 = _offset(rod, offset, "offset")
+    d1 = d0 if offset_end is None else _offset(rod, offset_end, "offset_end")
+    k = N if anchor is None else checks.integer(anchor, "anchor", 1, N)
     ell = rod.ell
     e = np.arange(k)
     s = np.concatenate([[0.0], (e + 0.5) * ell, [k * ell]])
@@ -263,18 +284,14 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
                   weights=weights, _cols=(rows, cols, kind, M))
 
 
-def _check_tendon(rod, tendon):
-    if not isinstance(tendon, Tendon):
-        raise ValueError(f"tendon must be a Tendon (make_tendon), got {type(tendon).__name__}")
+def _check_tendon(rod, tendon, q=None, name="tendon"):
+    """The rod, the tendon (made for it) and the state checked; returns ``q``."""
+    _check_rod(rod)
+    checks.kind(tendon, name, Tendon, "a Tendon (made by make_tendon)")
     if tendon.N != rod.N:
-        raise ValueError(f"tendon was made for N = {tendon.N}, the rod has N = {rod.N}")
-
-
-def _check_q(rod, q):
-    q = np.asarray(q, dtype=float)
-    if q.shape != (rod.ndof,):
-        raise ValueError(f"q must have shape ({rod.ndof},) for N = {rod.N}, got {q.shape}")
-    return q
+        raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
+                         f"N = {rod.N}")
+    return None if q is None else _check_q(rod, q)
 
 
 def _frames(rod, tendon, q):
@@ -299,8 +316,7 @@ def eyelets(rod, tendon, q):
     >>> eyelets(r, make_tendon(r, 0.01), rd.straight(r)).round(3).tolist()
     [[0.0, 0.01], [0.25, 0.01], [0.75, 0.01], [1.0, 0.01]]
     """
-    _check_tendon(rod, tendon)
-    return _frames(rod, tendon, _check_q(rod, q))[0]
+    return _frames(rod, tendon, _check_tendon(rod, tendon, q))[0]
 
 
 def _segments(rod, tendon, q):
@@ -325,8 +341,10 @@ def tendon_length(rod, tendon, q):
     >>> round(tendon_length(r, make_tendon(r, 0.02, anchor=5), rd.straight(r)), 12)
     0.5
     """
-    _check_tendon(rod, tendon)
-    q = _check_q(rod, q)
+    return _length(rod, tendon, _check_tendon(rod, tendon, q))
+
+
+def _length(rod, tendon, q):
     return float(_segments(rod, tendon, q)[4].sum())
 
 
@@ -357,8 +375,10 @@ def tendon_gradient(rod, tendon, q):
     >>> tendon_gradient(r, make_tendon(r, 0.01), rd.straight(r)).round(6).tolist()
     [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
     """
-    _check_tendon(rod, tendon)
-    q = _check_q(rod, q)
+    return _tendon_gradient(rod, tendon, _check_tendon(rod, tendon, q))
+
+
+def _tendon_gradient(rod, tendon, q):
     p, t, n, v, ln, u = _segments(rod, tendon, q)
     F = np.zeros_like(p)
     F[1:] += u
@@ -387,8 +407,10 @@ def tendon_hessian(rod, tendon, q):
     >>> H.shape, float(abs(H - H.T).max())
     ((9, 9), 0.0)
     """
-    _check_tendon(rod, tendon)
-    q = _check_q(rod, q)
+    return _tendon_hessian(rod, tendon, _check_tendon(rod, tendon, q))
+
+
+def _tendon_hessian(rod, tendon, q):
     p, t, n, v, ln, u = _segments(rod, tendon, q)
     M = tendon.n_eyelets
     # local Jacobian of each eyelet over its 5 candidate columns (x, y of two nodes, angle)
@@ -423,20 +445,31 @@ def tendon_hessian(rod, tendon, q):
     return (0.5 * (H + H.T)).tocsr()      # duplicates summed in different orders: resymmetrise
 
 
-def _check_tendons(rod, tendons, tensions):
-    tendons = list(tendons) if not isinstance(tendons, Tendon) else [tendons]
-    if not tendons:
-        raise ValueError("tendons must list at least one Tendon")
+def _check_tendons(rod, tendons, tensions=None, name="tensions"):
+    """The tendons as a list (each made for ``rod``) and the tensions, one per tendon
+    (a number stands for all), finite and >= 0: a cable can only pull (a slack one has 0)."""
+    if isinstance(tendons, Tendon):
+        tendons = [tendons]
+    if not isinstance(tendons, (list, tuple)) or not tendons:
+        raise ValueError(f"tendons must be a Tendon or a non-empty sequence of them, got "
+                         f"{checks.show(tendons)}")
     for t in tendons:
-        _check_tendon(rod, t)
-    tau = np.atleast_1d(np.asarray(tensions, dtype=float))
-    if tau.shape != (len(tendons),):
-        raise ValueError(f"tensions must have one entry per tendon ({len(tendons)}), got shape {tau.shape}")
-    if not np.all(np.isfinite(tau)):
-        raise ValueError(f"tensions must be finite, got {tau.tolist()}")
-    if np.any(tau < 0):
-        raise ValueError(f"tensions must be >= 0 (a cable can only pull), got {tau.tolist()}")
-    return tendons, tau
+        _check_tendon(rod, t, name="tendons")
+    if tensions is None:
+        return list(tendons)
+    return list(tendons), checks.array(tensions, name, shape=(len(tendons),), broadcast=True,
+                                       low=0.0)
+
+
+def _check_loads(load, grav):
+    """The dead tip load (None or (Px, Py, M)) and gravity, as :func:`lib.rod.energy` takes them."""
+    return (None if load is None else checks.vector(load, "load", 3)), checks.real(grav, "grav")
+
+
+def _checked(rod, q, tendons, tensions, load=None, grav=0.0):
+    """Every argument of :func:`energy` checked: (tendons, tau, q, load, grav)."""
+    tendons, tau = _check_tendons(_check_rod(rod), tendons, tensions)
+    return (tendons, tau, _check_q(rod, q)) + _check_loads(load, grav)
 
 
 def energy(rod, q, tendons, tensions, load=None, grav=0.0):
@@ -457,9 +490,11 @@ def energy(rod, q, tendons, tensions, load=None, grav=0.0):
     >>> energy(r, rd.straight(r), [make_tendon(r, 0.02)], [2.0])    # 2 x length 1
     2.0
     """
-    tendons, tau = _check_tendons(rod, tendons, tensions)
-    q = _check_q(rod, q)
-    return _rod.energy(rod, q, load, grav) + float(sum(ti * tendon_length(rod, t, q)
+    return _energy(rod, *_checked(rod, q, tendons, tensions, load, grav))
+
+
+def _energy(rod, tendons, tau, q, load=None, grav=0.0):
+    return _rod.energy(rod, q, load, grav) + float(sum(ti * _length(rod, t, q)
                                                       for t, ti in zip(tendons, tau)))
 
 
@@ -473,12 +508,14 @@ def gradient(rod, q, tendons, tensions, load=None, grav=0.0):
     >>> gradient(r, rd.straight(r), [make_tendon(r, 0.01)], [1.0]).round(6).tolist()
     [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
     """
-    tendons, tau = _check_tendons(rod, tendons, tensions)
-    q = _check_q(rod, q)
+    return _gradient(rod, *_checked(rod, q, tendons, tensions, load, grav))
+
+
+def _gradient(rod, tendons, tau, q, load=None, grav=0.0):
     g = _rod.gradient(rod, q, load, grav)
     for t, ti in zip(tendons, tau):
         if ti:
-            g = g + ti * tendon_gradient(rod, t, q)
+            g = g + ti * _tendon_gradient(rod, t, q)
     return g
 
 
@@ -493,65 +530,44 @@ def hessian(rod, q, tendons, tensions):
     >>> float(abs(K - K.T).max())
     0.0
     """
-    tendons, tau = _check_tendons(rod, tendons, tensions)
-    q = _check_q(rod, q)
+    return _hessian(rod, *_checked(rod, q, tendons, tensions)[:3])
+
+
+def _hessian(rod, tendons, tau, q):
     H = _rod.hessian(rod, q)
     for t, ti in zip(tendons, tau):
         if ti:
-            H = H + ti * tendon_hessian(rod, t, q)
+            H = H + ti * _tendon_hessian(rod, t, q)
     return H.tocsr()
 
 
-def _solve(K, b, what):
-    """Sparse LU solve of K x = b (b may have several columns), errors wrapped."""
-    try:
-        lu = splu(sp.csc_matrix(K))
-        x = lu.solve(np.asarray(b, dtype=float))
-    except RuntimeError as err:      # SuperLU: "Factor is exactly singular"
-        raise ActuationSolveError(f"{what}: the tangent stiffness is singular ({err})") from None
-    if not np.all(np.isfinite(x)):
-        raise ActuationSolveError(f"{what}: the tangent solve produced non-finite values")
-    return x
+def _apart(rod, tendons, q):
+    """Whether consecutive eyelets of every tendon stay apart (their length is smooth)."""
+    for t in tendons:
+        v = np.diff(_frames(rod, t, q)[0], axis=0)
+        if np.any(np.hypot(v[:, 0], v[:, 1]) <= 0):
+            return False
+    return True
 
 
-def _newton(rod, tendons, tau, q, load, grav, tol, maxiter, where):
-    """Newton with an energy/residual line search at fixed tensions; returns (q, iterations)."""
+def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
+    """Newton at fixed tensions, the policy of :func:`lib.rod.static` (table of
+    :mod:`lib.solvers.newton`): energy-or-residual line search, a stop at the round-off
+    floor of the stiff stretch and shear terms, trial points with collapsed eyelets cut back."""
     fscale = max(rod.EI / rod.L, float(np.max(tau, initial=0.0)),
                  0.0 if load is None else float(np.abs(load).max()), abs(grav) * rod.rhoA * rod.L)
     # forces carry round-off ~ eps (EA + S) |x| / ell: node differences lose log10(N) digits
-    floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
-    g = gradient(rod, q, tendons, tau, load, grav)
-    res = float(np.abs(g).max())
-    for it in range(maxiter + 1):
-        if res <= tol * fscale:
-            return q, it
-        dq = -_solve(hessian(rod, q, tendons, tau), g, where)
-        if np.abs(dq).max() <= 1e-14 * rod.L and res <= max(tol * fscale, floor):
-            return q, it
-        if it == maxiter:
-            break
-        E0 = energy(rod, q, tendons, tau, load, grav)
-        slope = float(g @ dq)
-        step = 1.0
-        while True:
-            qt = q + step * dq
-            try:
-                gt = gradient(rod, qt, tendons, tau, load, grav)
-                Et = energy(rod, qt, tendons, tau, load, grav)
-                rt = float(np.abs(gt).max())
-            except ValueError:          # eyelets collapsed: too long a step
-                rt, Et = np.inf, np.inf
-            if Et <= E0 + 1e-4 * step * min(slope, 0.0) or rt <= (1 - 1e-4 * step) * res:
-                break
-            step *= 0.5
-            if step < 1e-10:
-                raise ActuationSolveError(f"{where}: line search failed at iteration {it}, "
-                                          f"residual {res:.3e}")
-        q, g, res = qt, gt, rt
-    raise ActuationSolveError(f"{where}: Newton did not converge in {maxiter} iterations, "
-                              f"residual {res:.3e} (target {tol * fscale:.3e})")
+    floor = 8 * _EPS * (rod.EA + rod.kGA) * max(64.0, rod.N)
+    return newton_solve(
+        lambda q: (_gradient(rod, tendons, tau, q, load, grav),
+                   lambda: _hessian(rod, tendons, tau, q)),
+        q, tol, maxiter, max_backtracks=33, where="actuation.static_path",
+        accept="energy-or-residual", scale=fscale, floor=floor, roundoff="correction",
+        xtol=1e-14 * rod.L, xtol_rel=0.0, energy=lambda q: _energy(rod, tendons, tau, q, load, grav),
+        admissible=lambda q: _apart(rod, tendons, q))
 
 
+@_solve_errors
 def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, tensions0=None,
                 tol=1e-10, maxiter=50):
     r"""Equilibria along a straight tension path, by load-incremented Newton.
@@ -564,6 +580,15 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     or at the round-off floor of the stiff stretch and shear terms,
     ``8 eps (EA + S) max(64, N)``.
 
+    Parameters
+    ----------
+    rod, tendons, tensions, load, grav : as in :func:`energy` (tensions >= 0)
+    steps : int >= 1
+    q0, tensions0 : optional start state (finite) and its tensions; then ``load`` and
+        ``grav`` act in full from the start (solved first), else they grow with the
+        tensions from the straight state
+    tol : float >= 0; maxiter : int >= 0, Newton iterations per increment
+
     Returns
     -------
     taus : (steps + 1, m) the tensions of each equilibrium (row 0: the start)
@@ -571,8 +596,11 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
 
     Raises
     ------
+    ValueError
+        Naming a bad argument (a NaN start state, a 3-D rod, a negative tension).
     ActuationSolveError
-        Naming the load step, the iteration and the residual reached.
+        A :class:`~lib.core.errors.SolveError`: the load step, iteration and residual
+        reached (:func:`lib.solvers.load_path` wording).
 
     Examples
     --------
@@ -582,28 +610,37 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     >>> taus[:, 0].tolist(), round(float(np.diff(Q[-1, 0::3]).mean() / r.ell), 2)   # tau d/EI
     ([0.0, 5.0, 10.0], 0.41)
     """
-    steps = _count(steps, "steps")
-    tendons, tau1 = _check_tendons(rod, tendons, tensions)
-    tau0 = np.zeros_like(tau1) if tensions0 is None else _check_tendons(rod, tendons, tensions0)[1]
-    if load is not None:
-        load = _rod.check_load(load)
-    grav = _finite_number(grav, "grav")
-    q = _rod.straight(rod) if q0 is None else _check_q(rod, q0).copy()
+    tendons, tau1 = _check_tendons(_check_rod(rod), tendons, tensions)
+    tau0 = np.zeros_like(tau1) if tensions0 is None else _check_tendons(rod, tendons, tensions0,
+                                                                        "tensions0")[1]
+    steps = checks.integer(steps, "steps", low=1)
+    load, grav = _check_loads(load, grav)
+    q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0")
+    tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    return _path(rod, tendons, tau0, tau1, steps, load, grav, q, q0 is None and tensions0 is None,
+                 tol, maxiter)
+
+
+def _path(rod, tendons, tau0, tau1, steps, load, grav, q, ramp, tol, maxiter):
+    """:func:`static_path` on checked arguments (``ramp``: the loads grow with the tensions
+    from the straight, unloaded start; else they act in full from the start state ``q``)."""
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)
-    Q = np.empty((steps + 1, rod.ndof))
-    lam0 = 0.0 if tensions0 is None and q0 is None else 1.0
-    if lam0:            # the straight, unloaded start needs no solve
-        q, _ = _newton(rod, tendons, taus[0], q, None if load is None else load, grav,
-                       tol, maxiter, "start state")
-    Q[0] = q
-    for j in range(1, steps + 1):
-        lam = j / steps if lam0 == 0.0 else 1.0
-        q, _ = _newton(rod, tendons, taus[j], q, None if load is None else lam * load, lam * grav,
-                       tol, maxiter, f"load step {j}/{steps} (tensions {np.round(taus[j], 6).tolist()})")
-        Q[j] = q
-    return taus, Q
+    if not ramp:            # the straight, unloaded start needs no solve
+        try:
+            q, _ = _equilibrium(rod, tendons, taus[0], q, load, grav, tol, maxiter)
+        except SolveError as err:
+            raise err.located(load=0.0) from err
+
+    def solve_at(lam, q):
+        f = lam if ramp else 1.0
+        return _equilibrium(rod, tendons, taus[int(round(lam * steps))], q,
+                            None if load is None else f * load, f * grav, tol, maxiter)
+
+    _, path = load_path(solve_at, q, steps=steps, record=True, where="actuation.static_path")
+    return taus, np.array([q] + path.states)
 
 
+@_solve_errors
 def static(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, tensions0=None,
            tol=1e-10, maxiter=50):
     """Equilibrium under the given tensions: the last state of :func:`static_path`.
@@ -630,6 +667,9 @@ def arc_tip(rod, tension, offset):
         x = (1 - \tau/EA)\,\frac{\sin\kappa L}{\kappa},\quad
         y = (1 - \tau/EA)\,\frac{1 - \cos\kappa L}{\kappa}.
 
+    ``tension >= 0`` (a cable can only pull) and ``|offset| <= r`` (inside the section),
+    else a ValueError naming it.
+
     Examples
     --------
     >>> from lib import rod as rd
@@ -637,8 +677,8 @@ def arc_tip(rod, tension, offset):
     >>> (x, y, th)
     (1.0, 0.0, 0.0)
     """
-    tau = _finite_number(tension, "tension")
-    d = _finite_number(offset, "offset")
+    tau = checks.nonnegative(tension, "tension")
+    d = _offset(_check_rod(rod), offset, "offset")
     kappa = tau * d / rod.EI
     L = rod.L
     stretch = 1.0 - tau / rod.EA
@@ -650,6 +690,7 @@ def arc_tip(rod, tension, offset):
     return stretch * x, stretch * y, th
 
 
+@_solve_errors
 def tension_jacobian(rod, tendons, tensions, q, angle=False):
     r"""Sensitivity of the equilibrium tip to the tensions, ``W = J_tip dq/dtau``.
 
@@ -674,11 +715,13 @@ def tension_jacobian(rod, tendons, tensions, q, angle=False):
     >>> W[:, 0].round(4).tolist()                  # (0, d L^2/(2EI), d L/EI)
     [-0.0, 0.001, 0.002]
     """
-    tendons, tau = _check_tendons(rod, tendons, tensions)
-    q = _check_q(rod, q)
-    B = np.column_stack([tendon_gradient(rod, t, q) for t in tendons])
-    dq = -_solve(hessian(rod, q, tendons, tau), B, "tension_jacobian")
-    dq = dq.reshape(rod.ndof, -1)
+    tendons, tau, q = _checked(rod, q, tendons, tensions)[:3]
+    return _tension_jacobian(rod, tendons, tau, q, checks.boolean(angle, "angle"))
+
+
+def _tension_jacobian(rod, tendons, tau, q, angle):
+    B = np.column_stack([_tendon_gradient(rod, t, q) for t in tendons])
+    dq = -factor(_hessian(rod, tendons, tau, q), where="actuation.tension_jacobian").solve(B)
     rows = [rod.ndof - 2, rod.ndof - 1] + ([rod.ndof - 3] if angle else [])
     return dq[rows]
 
@@ -724,31 +767,17 @@ class InverseResult:
     message: str
 
 
-def _bounds(value, name, m, allow_zero):
-    arr = np.asarray(value, dtype=float)
-    try:
-        arr = np.broadcast_to(arr, (m,)).astype(float)
-    except ValueError:
-        raise ValueError(f"{name} must be a number or one per tendon ({m}), got shape {arr.shape}") from None
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
-    if np.any(arr < 0) or (not allow_zero and np.any(arr <= 0)):
-        raise ValueError(f"{name} must be {'>=' if allow_zero else '>'} 0 (a cable can only pull), "
-                         f"got {arr.tolist()}")
-    return arr
-
-
 def _move(rod, tendons, q, tau_from, tau_to):
     """Equilibrium at ``tau_to`` starting from the one at ``tau_from`` (more steps if needed)."""
-    last = None
     for steps in (1, 4, 16):
         try:
-            return static_path(rod, tendons, tau_to, steps=steps, q0=q, tensions0=tau_from)[1][-1]
-        except ActuationSolveError as err:
-            last = err
-    raise last
+            return _path(rod, tendons, tau_from, tau_to, steps, None, 0.0, q, False, 1e-10, 50)[1][-1]
+        except SolveError:
+            if steps == 16:
+                raise
 
 
+@_solve_errors
 def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=100,
             q0=None, tensions0=None):
     r"""Tensions that put the tip on ``target``, within ``tau_min <= tau <= tau_max``.
@@ -799,7 +828,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ------
     ValueError
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
-        non-finite ``target`` or one of the wrong length.
+        non-finite ``target`` or one of the wrong length, a NaN start state ``q0``.
     ActuationSolveError
         If the outer iteration does not settle in ``maxiter`` rounds (says how far it got).
 
@@ -816,24 +845,29 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     >>> res.reachable, res.active, round(res.distance, 4), bool(res.multipliers[0] > 0)
     (False, ('upper',), 0.0417, True)
     """
-    tendons = list(tendons) if not isinstance(tendons, Tendon) else [tendons]
-    for t in tendons:
-        _check_tendon(rod, t)
+    tendons = _check_tendons(_check_rod(rod), tendons)
     m = len(tendons)
-    lo = _bounds(tau_min, "tau_min", m, allow_zero=True)
-    hi = _bounds(tau_max, "tau_max", m, allow_zero=False)
+    lo = checks.array(tau_min, "tau_min", shape=(m,), broadcast=True, low=0.0)
+    hi = checks.array(tau_max, "tau_max", shape=(m,), broadcast=True, low=0.0, include_low=False)
     if np.any(hi < lo):
         raise ValueError(f"tau_max must be >= tau_min, got {hi.tolist()} < {lo.tolist()}")
-    ystar = np.asarray(target, dtype=float).ravel()
-    if ystar.shape not in ((2,), (3,)) or not np.all(np.isfinite(ystar)):
-        raise ValueError(f"target must be a finite (x, y) or (x, y, theta), got {target!r}")
+    ystar = checks.array(target, "target")
+    if ystar.shape not in ((2,), (3,)):
+        raise ValueError(f"target must be (x, y) or (x, y, theta), got shape {ystar.shape}")
+    tol, reach_tol = checks.nonnegative(tol, "tol"), checks.nonnegative(reach_tol, "reach_tol")
+    maxiter = checks.integer(maxiter, "maxiter", low=1)
     angle = ystar.size == 3
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
-    tau = np.clip(np.zeros(m) if tensions0 is None else _check_tendons(rod, tendons, tensions0)[1], lo, hi)
-    if q0 is None:
-        q = static_path(rod, tendons, tau, steps=4)[1][-1] if np.any(tau) else _rod.straight(rod)
+    tau = np.zeros(m) if tensions0 is None else _check_tendons(rod, tendons, tensions0,
+                                                                "tensions0")[1]
+    tau = np.clip(tau, lo, hi)
+    if q0 is not None:
+        q = _check_q(rod, q0, "q0").copy()
+    elif np.any(tau):
+        q = _path(rod, tendons, np.zeros(m), tau, 4, None, 0.0, _rod.straight(rod), True, 1e-10,
+                  50)[1][-1]
     else:
-        q = _check_q(rod, q0).copy()
+        q = _rod.straight(rod)
 
     def tip_of(q):
         x, y, th = _rod.tip(rod, q)
@@ -844,7 +878,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     lam = np.zeros(m)
     step = np.inf
     for it in range(1, maxiter + 1):
-        W = wts[:, None] * tension_jacobian(rod, tendons, tau, q, angle=angle)
+        W = wts[:, None] * _tension_jacobian(rod, tendons, tau, q, angle)
         r = wts * (y - ystar)
         H = W.T @ W
         hmax = max(float(np.abs(H).max()), np.finfo(float).tiny)
@@ -865,9 +899,9 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         if step <= tol * float(hi.max()):
             break
     else:
-        raise ActuationSolveError(
-            f"inverse: not settled after {maxiter} rounds: last tension update {step:.3e}, "
-            f"distance to target {hist[-1]:.3e}")
+        raise ActuationSolveError(f"last tension update {step:.3e}, distance to target "
+                                  f"{hist[-1]:.3e}", where="actuation.inverse",
+                                  iteration=maxiter, reason="not settled")
     dist = hist[-1]
     at = 1e-9 * float(hi.max())
     active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
@@ -917,12 +951,25 @@ class Chamber:
     C : (2 n_nodes, 2 n_nodes) CSR, blocks ``c_ab S`` (module docstring), so that the
         follower load is ``-p C x`` and its stiffness ``p C``.
     ends : (2,) the first and last node of the run (where ``C`` is unsymmetric).
+    X : (n_edges, p + 1, 2) reference coordinates of the edge nodes (a chamber is used
+        only with a model of the same mesh: these must match).
     """
 
     side: str
     edges: np.ndarray
     C: sp.csr_matrix
     ends: np.ndarray
+    X: np.ndarray = field(default=None, repr=False)
+
+
+def _check_chamber(model, chamber):
+    """The model and a chamber made on its mesh (ValueError naming ``chamber`` otherwise)."""
+    n = _check_model(model).n_dofs
+    checks.kind(chamber, "chamber", Chamber, "a Chamber (made by make_chamber)")
+    if chamber.C.shape != (n, n) or not np.array_equal(model.mesh.nodes[chamber.edges], chamber.X):
+        raise ValueError("chamber was made on another mesh than model's (make it with "
+                         "make_chamber(model, ...))")
+    return chamber
 
 
 def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
@@ -936,7 +983,8 @@ def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
     ----------
     model : lib.fem.Model
     side : "top", "bottom", "left" or "right"
-    x_range : (lo, hi), the part of the face under pressure (must contain an edge)
+    x_range : (lo, hi), the part of the face under pressure (must contain an edge;
+        ``-inf`` / ``inf``: no bound)
 
     Examples
     --------
@@ -946,21 +994,14 @@ def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
     >>> ch.edges.tolist()                      # right to left along the top face
     [[7, 5], [5, 3]]
     """
-    if not isinstance(model, _fem.Model):
-        raise ValueError(f"model must be a lib.fem.Model, got {type(model).__name__}")
-    mesh = model.mesh
+    mesh = _check_model(model).mesh
     X, Y = mesh.nodes[:, 0], mesh.nodes[:, 1]
     faces = {"right": (np.isclose(X, mesh.length), Y, False),
              "left": (np.isclose(X, 0.0), Y, True),
              "top": (np.isclose(Y, mesh.height / 2), X, True),
              "bottom": (np.isclose(Y, -mesh.height / 2), X, False)}
-    if side not in faces:
-        raise ValueError(f"side must be one of {tuple(faces)}, got {side!r}")
-    try:
-        lo, hi = (float(v) for v in x_range)
-    except (TypeError, ValueError):
-        raise ValueError(f"x_range must be a pair (lo, hi), got {x_range!r}") from None
-    on, coord, reverse = faces[side]
+    lo, hi = checks.array(x_range, "x_range", shape=(2,), finite=False)   # inf: no bound
+    on, coord, reverse = faces[checks.choice(side, "side", tuple(faces))]
     idx = np.flatnonzero(on)
     idx = idx[np.argsort(coord[idx])]
     p = 1 if mesh.element == "T3" else 2
@@ -985,14 +1026,9 @@ def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
     C = sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
     edges.setflags(write=False)
     ends = np.array([edges[0, 0], edges[-1, -1]])
-    return Chamber(side=side, edges=edges, C=C, ends=ends)
-
-
-def _check_u(model, u):
-    u = np.asarray(u, dtype=float)
-    if u.shape != (model.n_dofs,):
-        raise ValueError(f"u must have shape ({model.n_dofs},), got {u.shape}")
-    return u
+    Xe = mesh.nodes[edges]
+    Xe.setflags(write=False)
+    return Chamber(side=side, edges=edges, C=C, ends=ends, X=Xe)
 
 
 def pressure_force(model, chamber, u, pressure):
@@ -1012,10 +1048,12 @@ def pressure_force(model, chamber, u, pressure):
     >>> round(float(f[1::2].sum()), 12)       # -p x face length
     -8.0
     """
-    u = _check_u(model, u)
-    p = _finite_number(pressure, "pressure")
-    x = model.mesh.nodes.ravel() + u
-    return -p * (chamber.C @ x)
+    _check_chamber(model, chamber)
+    return _pressure_force(model, chamber, _check_u(model, u), checks.real(pressure, "pressure"))
+
+
+def _pressure_force(model, chamber, u, p):
+    return -p * (chamber.C @ (model.mesh.nodes.ravel() + u))
 
 
 def pressure_stiffness(model, chamber, pressure):
@@ -1034,64 +1072,54 @@ def pressure_stiffness(model, chamber, pressure):
     >>> sorted(set((A.row[abs(A.data) > 1e-12] // 2).tolist()))     # the two run ends
     [3, 7]
     """
-    p = _finite_number(pressure, "pressure")
-    return (p * chamber.C).tocsr()
+    _check_chamber(model, chamber)
+    return (checks.real(pressure, "pressure") * chamber.C).tocsr()
 
 
 def pressure_residual(model, chamber, u, pressure):
-    """Residual ``f_int(u) - f_ext(u)`` on all dofs (the fixed ones included)."""
-    return _fem.gradient(model, _check_u(model, u)) - pressure_force(model, chamber, u, pressure)
+    """Residual ``f_int(u) - f_ext(u)`` on all dofs (the fixed ones included).
+
+    >>> from lib import fem
+    >>> m = fem.cantilever(4, 1, "T3", slenderness=4.0)
+    >>> r = pressure_residual(m, make_chamber(m, "top"), np.zeros(m.n_dofs), 1.0)
+    >>> round(float(r[1::2].sum()), 12)        # minus the load, p x face length
+    4.0
+    """
+    _check_chamber(model, chamber)
+    u, p = _check_u(model, u), checks.real(pressure, "pressure")
+    return _fem.gradient(model, u) - _pressure_force(model, chamber, u, p)
 
 
-def _admissible_step(model, u, fr, du, where, status):
-    """``u`` with ``t du`` taken off its free dofs ``fr``, ``t = 1, 1/2, ...`` halved until no
-    element inverts (at most 30 halvings); ``ActuationSolveError`` naming ``where`` and
-    ``status`` when every step inverts an element."""
-    t = 1.0
-    for _ in range(30):
-        trial = u.copy()
-        trial[fr] -= t * du
-        if _fem.admissible(model, trial):
-            return trial
-        t *= 0.5
-    raise ActuationSolveError(f"{where}: every Newton step inverts an element ({status})")
-
-
-def _fem_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None,
-                states=None):
-    fr = model.free
-    scale = max(float(np.abs(pressure_force(model, chamber, np.zeros(model.n_dofs), p)[fr]).max()),
-                np.finfo(float).tiny)
-    Kp = pressure_stiffness(model, chamber, p)
-    # round-off floor of the internal force (as in lib.fem.static): eps x the terms summed
+def _fem_floor(model):
+    """Round-off floor of the FEM internal force (as in :func:`lib.fem.static`): eps x the
+    terms summed at a node."""
     gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]
     node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
-    floor = 64 * np.finfo(float).eps * (2 * model.mu + model.lam) * float(node_scale.max())
-    res = np.inf
-    for it in range(maxiter + 1):
-        r = pressure_residual(model, chamber, u, p)[fr]
-        res = float(np.abs(r).max())
-        if record is not None:
-            record.append(res / scale)
-        if states is not None:
-            states.append(u.copy())
-        if res <= max(tol * scale, floor):
-            return u, it
-        if it == maxiter:
-            break
-        K = _fem.hessian(model, u)
-        if load_stiffness:
-            K = K + Kp
-        try:
-            du = splu(sp.csc_matrix(K[fr][:, fr])).solve(r)
-        except RuntimeError as err:
-            raise ActuationSolveError(f"{where}: singular tangent at iteration {it} ({err})") from None
-        u = _admissible_step(model, u, fr, du, f"{where}, iteration {it}",
-                             f"relative residual {res / scale:.3e}")
-    raise ActuationSolveError(f"{where}: Newton did not converge in {maxiter} iterations, "
-                              f"relative residual {res / scale:.3e} (target {tol:.1e})")
+    return 64 * _EPS * (2 * model.mu + model.lam) * float(node_scale.max())
 
 
+def _fem_newton(model, residual, tangent, u, scale, tol, maxiter, where, callback=None):
+    """Newton on the free dofs of the FEM arm, the policy of :func:`lib.fem.static` (table of
+    :mod:`lib.solvers.newton`): full steps halved (up to 29 times) while an element inverts,
+    converged at ``tol scale`` or at the round-off floor; returns ``(u, NewtonInfo)``."""
+    return newton_solve(lambda u: (residual(u), lambda: tangent(u)), u, tol, maxiter,
+                        max_backtracks=29, where=where, accept="none",
+                        scale=max(scale, _TINY), floor=_fem_floor(model), roundoff="residual",
+                        free=model.free, admissible=lambda u: _fem.admissible(model, u),
+                        callback=callback)
+
+
+def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, callback=None):
+    """:func:`_fem_newton` under the follower pressure ``p`` (tangent ``K(u) + K_p``)."""
+    scale = float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
+                         [model.free]).max())
+    Kp = (p * chamber.C).tocsr()
+    return _fem_newton(model, lambda u: _fem.gradient(model, u) - _pressure_force(model, chamber, u, p),
+                       lambda u: _fem.hessian(model, u) + Kp if load_stiffness
+                       else _fem.hessian(model, u), u, scale, tol, maxiter, where, callback)
+
+
+@_solve_errors
 def pressure_static(model, chamber, pressure, steps=10, tol=1e-10, maxiter=30, u0=None,
                     load_stiffness=True):
     r"""Equilibria ``f_int(u) = f_ext(u)`` under a follower pressure growing to ``pressure``.
@@ -1104,12 +1132,16 @@ def pressure_static(model, chamber, pressure, steps=10, tol=1e-10, maxiter=30, u
 
     Returns
     -------
-    ps : (steps + 1,) the pressures; U : (steps + 1, 2 n_nodes) the equilibria
+    ps : (steps + 1,) the pressures; U : (steps + 1, 2 n_nodes) the equilibria (row 0:
+    ``u0``, default 0)
 
     Raises
     ------
+    ValueError
+        Naming a bad argument (a NaN ``u0``, a chamber made on another mesh).
     ActuationSolveError
-        Naming the load step, the iteration and the residual reached.
+        (a :class:`~lib.core.errors.SolveError`) the load step ``j/steps``, iteration and
+        residual reached, or every step inverting an element (``reason="inadmissible"``).
 
     Examples
     --------
@@ -1119,17 +1151,15 @@ def pressure_static(model, chamber, pressure, steps=10, tol=1e-10, maxiter=30, u
     >>> bool(fem.tip_deflection(m, U[-1]) < 0)          # pushed down
     True
     """
-    steps = _count(steps, "steps")
-    p1 = _finite_number(pressure, "pressure")
-    u = np.zeros(model.n_dofs) if u0 is None else _check_u(model, u0).copy()
-    ps = np.linspace(0.0, p1, steps + 1)
-    U = np.empty((steps + 1, model.n_dofs))
-    U[0] = u
-    for j in range(1, steps + 1):
-        u, _ = _fem_newton(model, chamber, ps[j], u, tol, maxiter, load_stiffness,
-                           f"pressure step {j}/{steps} (p = {ps[j]:.4g})")
-        U[j] = u
-    return ps, U
+    _check_chamber(model, chamber)
+    ps = np.linspace(0.0, checks.real(pressure, "pressure"), checks.integer(steps, "steps", low=1) + 1)
+    tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    u = np.zeros(model.n_dofs) if u0 is None else _check_u(model, u0, "u0")
+    load_stiffness = checks.boolean(load_stiffness, "load_stiffness")
+    _, path = load_path(lambda lam, u: _pressure_newton(
+        model, chamber, ps[int(round(lam * steps))], u, tol, maxiter, load_stiffness,
+        "actuation.pressure_static"), u, steps=steps, record=True)
+    return ps, np.array([u] + path.states)
 
 
 def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30, tol=1e-13,
@@ -1150,11 +1180,23 @@ def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30
     >>> len(h), bool(h[-1] < 1e-9)
     (4, True)
     """
+    _check_chamber(model, chamber)
+    p, u0 = checks.real(pressure, "pressure"), _check_u(model, u0, "u0")
+    load_stiffness = checks.boolean(load_stiffness, "load_stiffness")
+    maxiter, tol = checks.integer(maxiter, "maxiter", low=0), checks.nonnegative(tol, "tol")
+    return_states = checks.boolean(return_states, "return_states")
+    scale = max(float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
+                             [model.free]).max()), _TINY)
     rec, states = [], []
+
+    def record(it, u, r):
+        rec.append(float(np.abs(r).max()) / scale)
+        states.append(u.copy())
+
     try:
-        _fem_newton(model, chamber, _finite_number(pressure, "pressure"), _check_u(model, u0).copy(),
-                    tol, maxiter, load_stiffness, "newton_history", rec, states)
-    except ActuationSolveError:
+        _pressure_newton(model, chamber, p, u0, tol, maxiter, load_stiffness,
+                         "actuation.newton_history", record)
+    except SolveError:
         pass
     return (np.array(rec), np.array(states)) if return_states else np.array(rec)
 
@@ -1162,6 +1204,7 @@ def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30
 # --------------------------------------------------------------------------------------
 # dynamics: a tendon pulled in a ramp
 # --------------------------------------------------------------------------------------
+@_solve_errors
 def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, every=1):
     r"""Tip motion of the rod when the tensions ramp from 0 to ``tensions`` over ``ramp_time``.
 
@@ -1175,14 +1218,21 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
     ----------
     rod, tendons, tensions : as in :func:`static`
     ramp_time : float > 0
-    t_end, dt : float > 0
+    t_end, dt : float > 0; ``t_end`` must be a whole number of steps ``dt`` (to 1e-9,
+        :func:`lib.core.checks.step_count`), else a ValueError says so: the run ends
+        exactly at ``t_end``, with the fixed step of the scheme
     rho_inf : float in [0, 1], high-frequency spectral radius (0.8: mild damping of the
         stiff axial / shear modes, second order)
-    every : int, keep every ``every``-th step
+    every : int >= 1, keep every ``every``-th step (and the last, at ``t_end``)
 
     Returns
     -------
     t : (n,) times; Q : (n, 3N) states; taus : (n, m) tensions at those times
+
+    Raises
+    ------
+    ActuationSolveError
+        (a :class:`~lib.core.errors.SolveError`) naming the step and time of a failed solve.
 
     Examples
     --------
@@ -1192,37 +1242,31 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
     >>> t.round(2).tolist(), taus[:, 0].round(2).tolist()
     ([0.0, 0.1, 0.2], [0.0, 0.5, 1.0])
     """
-    tendons, tau_f = _check_tendons(rod, tendons, tensions)
-    Tr = _finite_number(ramp_time, "ramp_time")
-    if Tr <= 0:
-        raise ValueError(f"ramp_time must be > 0, got {ramp_time!r}")
-    dt = _finite_number(dt, "dt")
-    t_end = _finite_number(t_end, "t_end")
-    if dt <= 0 or t_end <= 0:
-        raise ValueError(f"dt and t_end must be > 0, got {dt!r}, {t_end!r}")
-    every = _count(every, "every")
-    params = _integrate.generalized_alpha_parameters(rho_inf)
+    tendons, tau_f = _check_tendons(_check_rod(rod), tendons, tensions)
+    Tr = checks.positive(ramp_time, "ramp_time")
+    dt, nsteps = checks.step_count(dt, t_end)
+    params = _integrate.generalized_alpha_parameters(checks.real(rho_inf, "rho_inf", 0.0, 1.0))
+    every = checks.integer(every, "every", low=1)
     M = _rod.mass(rod)
-    nsteps = int(round(t_end / dt))
 
     def tau_at(t):
         return min(t / Tr, 1.0) * tau_f
 
     def force_at(tau):
-        return lambda u: (gradient(rod, u, tendons, tau), hessian(rod, u, tendons, tau))
+        return lambda u: (_gradient(rod, tendons, tau, u), _hessian(rod, tendons, tau, u))
 
     u = _rod.straight(rod)
     v = np.zeros_like(u)
-    f = gradient(rod, u, tendons, tau_at(0.0))
+    f = _gradient(rod, tendons, tau_at(0.0), u)
     a = -f / M
     ts, Q, taus = [0.0], [u.copy()], [tau_at(0.0)]
     for n in range(1, nsteps + 1):
         tn = n * dt
         try:
             u, v, a, f = _integrate.generalized_alpha_step(u, v, a, f, dt, force_at(tau_at(tn)), M, params)
-        except _integrate.NewtonError as err:
-            raise ActuationSolveError(f"ramp_response at step {n} (t = {tn:.6g}): {err}") from None
-        if n % every == 0:
+        except SolveError as err:
+            raise err.located(n, tn, nsteps=nsteps, where="actuation.ramp_response") from err
+        if n % every == 0 or n == nsteps:
             ts.append(tn)
             Q.append(u.copy())
             taus.append(tau_at(tn))
@@ -1232,14 +1276,18 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
 # --------------------------------------------------------------------------------------
 # the same tendon on the FEM arm: a cable through mesh nodes
 # --------------------------------------------------------------------------------------
-def _check_eyelets(model, eyelets):
-    e = np.asarray(eyelets)
-    if e.ndim != 1 or e.size < 2 or not np.issubdtype(e.dtype, np.integer):
-        raise ValueError(f"eyelets must list at least two node numbers, got {eyelets!r}")
+def _check_eyelets(model, eyelets, name="eyelets"):
+    """At least two node numbers of ``model``'s mesh, as an int array."""
     n_nodes = model.mesh.nodes.shape[0]
-    if e.min() < 0 or e.max() >= n_nodes:
-        raise ValueError(f"eyelets must be node numbers in 0..{n_nodes - 1}, got {eyelets!r}")
+    e = checks.vector(eyelets, name, low=0, high=n_nodes - 1)
+    if e.size < 2 or np.any(e != np.round(e)):
+        raise ValueError(f"{name} must list at least two node numbers (integers in "
+                         f"0..{n_nodes - 1}), got {checks.show(eyelets)}")
     return e.astype(np.int64)
+
+
+def _cable_args(model, eyelets, u):
+    return _check_eyelets(_check_model(model), eyelets), _check_u(model, u)
 
 
 def cable_length(model, eyelets, u):
@@ -1257,8 +1305,8 @@ def cable_length(model, eyelets, u):
     >>> cable_length(m, top, np.zeros(m.n_dofs))
     4.0
     """
-    e = _check_eyelets(model, eyelets)
-    x = model.mesh.nodes[e] + _check_u(model, u).reshape(-1, 2)[e]
+    e, u = _cable_args(model, eyelets, u)
+    x = model.mesh.nodes[e] + u.reshape(-1, 2)[e]
     return float(np.hypot(*np.diff(x, axis=0).T).sum())
 
 
@@ -1282,8 +1330,11 @@ def cable_gradient(model, eyelets, u):
     >>> np.allclose(g, -fem.cable_row(m, [2, 5, 8, 11, 14]))
     True
     """
-    e = _check_eyelets(model, eyelets)
-    t, _ = _cable_segments(model, e, _check_u(model, u))
+    return _cable_gradient(model, *_cable_args(model, eyelets, u))
+
+
+def _cable_gradient(model, e, u):
+    t, _ = _cable_segments(model, e, u)
     F = np.zeros((e.size, 2))
     F[1:] += t
     F[:-1] -= t
@@ -1303,8 +1354,11 @@ def cable_hessian(model, eyelets, u):
     >>> float(H[7, 7]), float(H[6, 6])     # transverse stiffness 1/l + 1/l; none along
     (2.0, 0.0)
     """
-    e = _check_eyelets(model, eyelets)
-    t, ln = _cable_segments(model, e, _check_u(model, u))
+    return _cable_hessian(model, *_cable_args(model, eyelets, u))
+
+
+def _cable_hessian(model, e, u):
+    t, ln = _cable_segments(model, e, u)
     Hb = (np.eye(2)[None] - t[:, :, None] * t[:, None, :]) / ln[:, None, None]
     blocks = np.concatenate([np.concatenate([Hb, -Hb], 2), np.concatenate([-Hb, Hb], 2)], 1)
     dof = np.concatenate([2 * e[:-1, None] + np.arange(2), 2 * e[1:, None] + np.arange(2)], 1)
@@ -1315,6 +1369,7 @@ def cable_hessian(model, eyelets, u):
     return (0.5 * (H + H.T)).tocsr()
 
 
+@_solve_errors
 def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=None):
     r"""Equilibria ``f_int(u) + sum_i tau_i d ell_i/du = 0`` of the FEM arm pulled by cables.
 
@@ -1331,9 +1386,19 @@ def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=No
     cables : sequence of eyelet node lists (each ordered from the fixed end to the anchor)
     tensions : (m,) tensions >= 0
 
+    steps : int >= 1; tol : float >= 0; maxiter : int >= 0; u0 : optional finite start
+
     Returns
     -------
     taus : (steps + 1, m); U : (steps + 1, 2 n_nodes)
+
+    Raises
+    ------
+    ValueError
+        Naming a bad argument (a negative tension: a cable can only pull).
+    ActuationSolveError
+        (a :class:`~lib.core.errors.SolveError`) the load step, iteration and residual
+        reached (:func:`lib.solvers.load_path` wording).
 
     Examples
     --------
@@ -1344,42 +1409,30 @@ def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=No
     >>> bool(fem.tip_deflection(m, U[-1]) > 0)       # a cable on top bends the arm up
     True
     """
-    if not isinstance(model, _fem.Model):
-        raise ValueError(f"model must be a lib.fem.Model, got {type(model).__name__}")
-    cables = [_check_eyelets(model, c) for c in cables]
-    tau1 = np.atleast_1d(np.asarray(tensions, dtype=float))
-    if tau1.shape != (len(cables),) or not np.all(np.isfinite(tau1)) or np.any(tau1 < 0):
-        raise ValueError(f"tensions must be one finite value >= 0 per cable, got {tensions!r}")
-    steps = _count(steps, "steps")
-    fr = model.free
-    u = np.zeros(model.n_dofs) if u0 is None else _check_u(model, u0).copy()
-    gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]
-    node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
-    floor = 64 * np.finfo(float).eps * (2 * model.mu + model.lam) * float(node_scale.max())
-    scale = max(float(tau1.max(initial=0.0)), np.finfo(float).tiny)
+    _check_model(model)
+    if not isinstance(cables, (list, tuple)) or not cables:
+        raise ValueError(f"cables must be a non-empty sequence of eyelet node lists, got "
+                         f"{checks.show(cables)}")
+    cables = [_check_eyelets(model, c, "cables") for c in cables]
+    tau1 = checks.array(tensions, "tensions", shape=(len(cables),), broadcast=True, low=0.0)
+    steps = checks.integer(steps, "steps", low=1)
+    tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    u = np.zeros(model.n_dofs) if u0 is None else _check_u(model, u0, "u0")
     taus = np.linspace(0.0, 1.0, steps + 1)[:, None] * tau1
-    U = np.empty((steps + 1, model.n_dofs))
-    U[0] = u
-    for j in range(1, steps + 1):
-        tau = taus[j]
-        res = np.inf
-        for it in range(maxiter + 1):
-            r = _fem.gradient(model, u) + sum(ti * cable_gradient(model, c, u) for c, ti in zip(cables, tau))
-            res = float(np.abs(r[fr]).max())
-            if res <= max(tol * scale, floor):
-                break
-            if it == maxiter:
-                raise ActuationSolveError(f"cable step {j}/{steps}: Newton did not converge in {maxiter} "
-                                          f"iterations, residual {res:.3e} (target {tol * scale:.3e})")
+
+    def solve_at(lam, u):
+        tau = taus[int(round(lam * steps))]
+
+        def tangent(u):
             K = _fem.hessian(model, u)
             for c, ti in zip(cables, tau):
                 if ti:
-                    K = K + ti * cable_hessian(model, c, u)
-            try:
-                du = splu(sp.csc_matrix(K[fr][:, fr])).solve(r[fr])
-            except RuntimeError as err:
-                raise ActuationSolveError(f"cable step {j}/{steps}: singular tangent ({err})") from None
-            u = _admissible_step(model, u, fr, du, f"cable step {j}/{steps}, iteration {it}",
-                                 f"residual {res:.3e}")
-        U[j] = u
-    return taus, U
+                    K = K + ti * _cable_hessian(model, c, u)
+            return K
+
+        return _fem_newton(model, lambda u: _fem.gradient(model, u) + sum(
+            ti * _cable_gradient(model, c, u) for c, ti in zip(cables, tau)), tangent, u,
+            float(tau1.max(initial=0.0)), tol, maxiter, "actuation.cable_static")
+
+    _, path = load_path(solve_at, u, steps=steps, record=True)
+    return taus, np.array([u] + path.states)

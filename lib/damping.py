@@ -64,6 +64,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from . import fem as _fem
+from .core import checks
 from .rod import Rod
 
 __all__ = [
@@ -81,16 +82,6 @@ __all__ = [
     "damped_frequencies",
     "quadratic_eigenvalues",
 ]
-
-
-def _nonneg(value, name):
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a non-negative number, got {value!r}") from None
-    if not (np.isfinite(x) and x >= 0):
-        raise ValueError(f"{name} must be a non-negative finite number, got {value!r}")
-    return x
 
 
 @dataclass(frozen=True)
@@ -135,23 +126,19 @@ def kelvin_voigt(rod, tau, tau_shear=None, tau_bend=None):
     >>> kelvin_voigt(rod.make_rod(2), 0.1, tau_bend=0.0).tau_shear
     0.1
     """
-    if not isinstance(rod, Rod):
-        raise ValueError(f"rod must be a lib.rod.Rod, got {type(rod).__name__}")
-    t = _nonneg(tau, "tau")
-    ts = t if tau_shear is None else _nonneg(tau_shear, "tau_shear")
-    tb = t if tau_bend is None else _nonneg(tau_bend, "tau_bend")
+    checks.kind(rod, "rod", Rod, "a planar rod (lib.rod.Rod, made by lib.rod.make_rod)")
+    t = checks.nonnegative(tau, "tau")
+    ts = t if tau_shear is None else checks.nonnegative(tau_shear, "tau_shear")
+    tb = t if tau_bend is None else checks.nonnegative(tau_bend, "tau_bend")
     return KelvinVoigt(rod, t, ts, tb)
 
 
 def _check_state(model, x, name):
-    x = np.asarray(x, dtype=float)
-    n = model.rod.ndof
-    if x.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got {x.shape}")
-    return x
+    checks.kind(model, "model", KelvinVoigt, "a Kelvin-Voigt rod (made by kelvin_voigt)")
+    return checks.vector(x, name, model.rod.ndof)
 
 
-def _geometry(rod, q):
+def _geometry(q):
     phi = q[0::3]
     xy = np.concatenate([[0.0, 0.0], np.column_stack([q[1::3], q[2::3]]).ravel()])
     dx, dy = np.diff(xy[0::2]), np.diff(xy[1::2])
@@ -169,7 +156,7 @@ def strains(model, q):
     """
     q = _check_state(model, q, "q")
     rd = model.rod
-    phi, c, s, a, b = _geometry(rd, q)
+    phi, c, s, a, b = _geometry(q)
     kap = np.diff(np.concatenate([[0.0], phi])) / rd.ell
     return np.array([a / rd.ell - 1.0, b / rd.ell, kap])
 
@@ -185,10 +172,13 @@ def strain_jacobian(model, q):
     >>> strain_jacobian(kelvin_voigt(rd, 1.0), rod.straight(rd)).shape
     (6, 6)
     """
-    q = _check_state(model, q, "q")
+    return _strain_jacobian(model, _check_state(model, q, "q"))
+
+
+def _strain_jacobian(model, q):
     rd = model.rod
     N, ell = rd.N, rd.ell
-    _, c, s, a, b = _geometry(rd, q)
+    _, c, s, a, b = _geometry(q)
     e = np.arange(N)
     r_a, r_b, r_k = 3 * e, 3 * e + 1, 3 * e + 2
     # d a / d(phi_e, x_{e+1}, y_{e+1}, x_e, y_e) = (b, c, s, -c, -s) / ell (a/ell is the strain)
@@ -212,8 +202,8 @@ def dissipation(model, q, v):
     >>> dissipation(kelvin_voigt(rd, 1.0), rod.straight(rd), np.zeros(6))
     0.0
     """
-    v = _check_state(model, v, "v")
-    rate = strain_jacobian(model, q) @ v
+    q, v = _check_state(model, q, "q"), _check_state(model, v, "v")
+    rate = _strain_jacobian(model, q) @ v
     return float(0.5 * np.sum(model.weights().T.ravel() * rate * rate))
 
 
@@ -225,8 +215,8 @@ def damping_force(model, q, v):
     >>> damping_force(kelvin_voigt(rd, 1.0), rod.straight(rd), np.zeros(6)).tolist()
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     """
-    v = _check_state(model, v, "v")
-    B = strain_jacobian(model, q)
+    q, v = _check_state(model, q, "q"), _check_state(model, v, "v")
+    B = _strain_jacobian(model, q)
     return B.T @ (model.weights().T.ravel() * (B @ v))
 
 
@@ -239,23 +229,40 @@ def damping_matrix(model, q):
     >>> float(abs(C - C.T).max())
     0.0
     """
-    B = strain_jacobian(model, q)
+    B = _strain_jacobian(model, _check_state(model, q, "q"))
     C = B.T @ sp.diags(model.weights().T.ravel()) @ B
     return (0.5 * (C + C.T)).tocsr()
+
+
+def _matrices(**named):
+    """Mass, damping and stiffness matrices of one order n, each a square (dense or sparse)
+    matrix, or a lumped mass vector of length n (the first argument fixes n)."""
+    out, n = [], None
+    for name, A in named.items():
+        if not sp.issparse(A) and np.ndim(A) == 1:
+            A = checks.vector(A, name, n)
+        else:
+            A = checks.matrix(A, name, None if n is None else (n, n), square=True, sparse=True)
+        n = A.shape[0]
+        out.append(A)
+    return out
 
 
 def rayleigh_matrix(M, K, alpha, beta):
     """C = alpha M + beta K (M lumped vector, dense or sparse; the type of K kept).
 
+    ``M`` and ``K`` must be of the same order n (``M``: n masses or an n x n matrix).
+
     >>> rayleigh_matrix(np.array([1.0, 2.0]), np.eye(2), 0.1, 0.01).round(12).tolist()
     [[0.11, 0.0], [0.0, 0.21]]
     """
-    alpha, beta = _nonneg(alpha, "alpha"), _nonneg(beta, "beta")
+    K, M = _matrices(K=K, M=M)
+    alpha, beta = checks.nonnegative(alpha, "alpha"), checks.nonnegative(beta, "beta")
     if sp.issparse(K):
-        Mm = sp.diags(M) if np.ndim(M) == 1 and not sp.issparse(M) else sp.csr_matrix(M)
+        Mm = sp.diags(M) if M.ndim == 1 and not sp.issparse(M) else sp.csr_matrix(M)
         return (alpha * Mm + beta * K).tocsr()
-    Md = np.diag(M) if np.ndim(M) == 1 else (M.toarray() if sp.issparse(M) else np.asarray(M))
-    return alpha * Md + beta * np.asarray(K, dtype=float)
+    Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
+    return alpha * Md + beta * K
 
 
 def rayleigh_coefficients(omega1, omega2, zeta1, zeta2=None):
@@ -267,15 +274,16 @@ def rayleigh_coefficients(omega1, omega2, zeta1, zeta2=None):
     >>> [round(float(z), 12) for z in modal_damping_ratios([1.0, 10.0], a, b)]
     [0.05, 0.05]
     """
-    w1, w2 = _nonneg(omega1, "omega1"), _nonneg(omega2, "omega2")
-    if not (0 < w1 < w2):
-        raise ValueError(f"need 0 < omega1 < omega2, got {omega1!r}, {omega2!r}")
-    z1 = _nonneg(zeta1, "zeta1")
-    z2 = z1 if zeta2 is None else _nonneg(zeta2, "zeta2")
+    w1, w2 = checks.positive(omega1, "omega1"), checks.positive(omega2, "omega2")
+    if not w1 < w2:
+        raise ValueError(f"omega1 must be < omega2, got omega1 = {w1:g}, omega2 = {w2:g}")
+    z1 = checks.nonnegative(zeta1, "zeta1")
+    z2 = z1 if zeta2 is None else checks.nonnegative(zeta2, "zeta2")
     A = np.array([[1 / (2 * w1), w1 / 2], [1 / (2 * w2), w2 / 2]])
     alpha, beta = np.linalg.solve(A, [z1, z2])
     if alpha < 0 or beta < 0:
-        raise ValueError("these damping ratios need a negative alpha or beta")
+        raise ValueError(f"zeta2 = {z2:g} at omega2 needs a negative alpha or beta with zeta1 = "
+                         f"{z1:g} at omega1 (a result out of Rayleigh damping's range)")
     return float(alpha), float(beta)
 
 
@@ -290,21 +298,22 @@ def fem_rayleigh(model, alpha, beta):
     >>> bool(abs(C - 0.01 * _fem.linear_stiffness(m)).max() < 1e-15)
     True
     """
+    checks.kind(model, "model", _fem.Model, "an FEM model (lib.fem.Model)")
+    alpha, beta = checks.nonnegative(alpha, "alpha"), checks.nonnegative(beta, "beta")
     return rayleigh_matrix(_fem.mass(model), _fem.linear_stiffness(model), alpha, beta)
 
 
 def modal_damping_ratios(omega, alpha=0.0, beta=0.0):
     """zeta_k = alpha/(2 omega_k) + beta omega_k / 2 of C = alpha M + beta K.
 
-    Kelvin-Voigt with one tau is beta = tau.
+    Kelvin-Voigt with one tau is beta = tau.  ``omega > 0``; ``alpha, beta >= 0`` (a
+    negative one would be an energy source, not damping).
 
     >>> modal_damping_ratios([2.0], 0.4, 0.1).tolist()
     [0.2]
     """
-    w = np.asarray(omega, dtype=float)
-    if not np.all(np.isfinite(w) & (w > 0)):
-        raise ValueError(f"omega must be positive and finite, got {omega!r}")
-    return alpha / (2 * w) + beta * w / 2
+    w = checks.array(omega, "omega", low=0.0, include_low=False)
+    return checks.nonnegative(alpha, "alpha") / (2 * w) + checks.nonnegative(beta, "beta") * w / 2
 
 
 def damped_frequencies(omega, zeta):
@@ -313,7 +322,12 @@ def damped_frequencies(omega, zeta):
     >>> damped_frequencies([1.0, 1.0], [0.6, 1.2]).round(3).tolist()
     [0.8, nan]
     """
-    w, z = np.broadcast_arrays(np.asarray(omega, dtype=float), np.asarray(zeta, dtype=float))
+    w = checks.array(omega, "omega", low=0.0, include_low=False)
+    z = checks.array(zeta, "zeta", low=0.0)
+    if np.ndim(z) and np.shape(z) != np.shape(w):
+        raise ValueError(f"zeta must be a number or have omega's shape {w.shape}, got shape "
+                         f"{np.shape(z)}")
+    w, z = np.broadcast_arrays(w, z)
     with np.errstate(invalid="ignore"):
         return np.where(z < 1, w * np.sqrt(np.clip(1 - z * z, 0, None)), np.nan)
 
@@ -323,7 +337,8 @@ def quadratic_eigenvalues(M, C, K):
 
     Dense (``scipy.linalg.eig`` of the generalised first-order pencil
     [[0, I], [-K, -C]] - lambda [[I, 0], [0, M]]); for modestly sized systems.
-    An underdamped mode gives lambda = -zeta omega +- i omega_d.
+    An underdamped mode gives lambda = -zeta omega +- i omega_d.  ``M``, ``C``, ``K``:
+    matrices of one order n (``M`` and ``C`` may be given as diagonals of length n).
 
     Returns
     -------
@@ -333,15 +348,9 @@ def quadratic_eigenvalues(M, C, K):
     >>> lam.round(6).tolist()
     [(-0.1-0.994987j), (-0.1+0.994987j)]
     """
-    def dense(A):
-        if sp.issparse(A):
-            return A.toarray()
-        A = np.asarray(A, dtype=float)
-        return np.diag(A) if A.ndim == 1 else A
-    Md, Cd, Kd = dense(M), dense(C), dense(K)
+    Kd, Md, Cd = (A.toarray() if sp.issparse(A) else np.diag(A) if A.ndim == 1 else A
+                  for A in _matrices(K=K, M=M, C=C))
     n = Kd.shape[0]
-    if Md.shape != (n, n) or Cd.shape != (n, n):
-        raise ValueError(f"M, C, K must all be ({n}, {n}), got {Md.shape}, {Cd.shape}")
     I, Z = np.eye(n), np.zeros((n, n))
     A = np.block([[Z, I], [-Kd, -Cd]])
     Bm = np.block([[I, Z], [Z, Md]])

@@ -371,7 +371,7 @@ def test_explore_tendon_arm_is_the_static_equilibrium_and_rejects_a_negative_ten
     assert np.abs(xy[1:] - np.column_stack([q[1::3], q[2::3]])).max() <= 1e-12
     assert np.abs(ac.gradient(rod, q, ts, [0.0, 40.0, 90.0])).max() <= 1e-8 * 90
     assert len(paths) == 3 and paths[2].shape == (6 + 2, 2)
-    with pytest.raises(ValueError, match="tensions"):
+    with pytest.raises(ValueError, match="tau_tip"):
         explore.tendon_arm_shape(-1.0, 0.0, 0.0)
 
 
