@@ -84,18 +84,20 @@ array([3.33, 3.33])
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import fields, make_dataclass
 from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.optimize import brentq
-from scipy.sparse.linalg import splu
 
+from .core import checks, so3 as _so3
+from .core.errors import SolveError
 from .core.so3 import (conj as _conj, cross as _cross, gmat as _gmat, hat as _hat,  # noqa: F401
                        jinv as _jinv, log_coeffs as _log_coeffs, log_terms as _log_terms,
-                       quat_exp, quat_from_rotmat, quat_log, quat_mul, rotmat, sym as _sym)
+                       sym as _sym)
+from .solvers import load_path, newton_solve
 from . import kernels as _kernels
 from . import rod as rod2d
 
@@ -108,7 +110,27 @@ __all__ = [
     "omega_max_estimate", "StaticSolveError", "quat_from_rotmat", "residual_tangent", "check_load",
 ]
 
+#: How far from unit length a quaternion of a state may be: ``| |q| - 1 | <= QUAT_TOL``
+#: (the states this module makes are unit to round-off; anything further off is an error).
+QUAT_TOL = 1e-8
+_EPS = np.finfo(float).eps
 StaticSolveError = rod2d.StaticSolveError
+
+
+class BlowUpError(SolveError, FloatingPointError):
+    """An explicit run whose motion became non-finite (or grew past a stated bound).
+
+    A :class:`~lib.core.errors.SolveError` (says the step and time reached) that is
+    also the ``FloatingPointError`` these runs always raised.
+    """
+
+
+def _as_static_error(err):
+    """A SolveError of the floors as this module's StaticSolveError (same attributes)."""
+    new = StaticSolveError(err.detail)
+    new.__dict__.update(err.__dict__)
+    new.args = (str(new),)
+    return new
 
 
 class State(NamedTuple):
@@ -118,40 +140,25 @@ class State(NamedTuple):
     Q: np.ndarray
 
 
-@dataclass(frozen=True)
-class Rod3D:
-    """Parameters of the discrete 3-D Cosserat cantilever (see module docstring).
+def _planar(self) -> rod2d.Rod:
+    """The planar rod of :mod:`lib.rod` with the same parameters."""
+    return rod2d.make_rod(self.N, self.r_over_L, self.nu, self.ks, self.L, self.EI, self.rhoA)
 
-    Made by :func:`make_rod3d`; the planar fields have the meaning of :class:`lib.rod.Rod`,
-    plus the torsional stiffness ``GJ``.
-    """
 
-    N: int
-    L: float
-    EI: float
-    rhoA: float
-    r_over_L: float
-    nu: float
-    ks: float
-    EA: float
-    kGA: float
-    GJ: float
-    rhoI: float
+#: Parameters of the discrete 3-D Cosserat cantilever (see module docstring): made by
+#: :func:`make_rod3d`; the fields of :class:`lib.rod.Rod` (same meaning, same ``ell``)
+#: plus the torsional stiffness ``GJ``; ``ndof`` = 6N; ``planar`` the planar rod.
+Rod3D = make_dataclass(
+    "Rod3D", [(f.name, f.type) for f in fields(rod2d.Rod)] + [("GJ", float)], frozen=True,
+    namespace={"__module__": __name__, "ell": rod2d.Rod.ell, "planar": property(_planar),
+               "ndof": property(lambda self: 6 * self.N, doc="Displacement unknowns, 6N."),
+               "__doc__": "Parameters of the discrete 3-D Cosserat cantilever (make_rod3d)."})
 
-    @property
-    def ell(self) -> float:
-        """Element length L / N."""
-        return self.L / self.N
 
-    @property
-    def ndof(self) -> int:
-        """Number of displacement unknowns, 6N."""
-        return 6 * self.N
-
-    @property
-    def planar(self) -> rod2d.Rod:
-        """The planar rod of :mod:`lib.rod` with the same parameters."""
-        return rod2d.make_rod(self.N, self.r_over_L, self.nu, self.ks, self.L, self.EI, self.rhoA)
+def _check_rod(rod, name="rod"):
+    """The 3-D rod (a planar lib.rod.Rod or anything else: a ValueError naming ``name``)."""
+    return checks.kind(rod, name, Rod3D, "a 3-D rod (lib.rod3d.Rod3D, made by "
+                                         "lib.rod3d.make_rod3d)")
 
 
 def make_rod3d(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
@@ -172,8 +179,7 @@ def make_rod3d(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
     (2500.0, 750.0, 0.666666666667)
     """
     p = rod2d.make_rod(N, r_over_L, nu, ks, L, EI, rhoA)
-    return Rod3D(N=p.N, L=p.L, EI=p.EI, rhoA=p.rhoA, r_over_L=p.r_over_L, nu=p.nu, ks=p.ks,
-                 EA=p.EA, kGA=p.kGA, GJ=p.EI / (1.0 + p.nu), rhoI=p.rhoI)
+    return Rod3D(**{f.name: getattr(p, f.name) for f in fields(p)}, GJ=p.EI / (1.0 + p.nu))
 
 
 # --------------------------------------------------------------------------------------
@@ -186,6 +192,7 @@ def straight(rod):
     >>> s.x.tolist(), s.Q.tolist()
     ([[0.5, 0.0, 0.0], [1.0, 0.0, 0.0]], [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
     """
+    _check_rod(rod)
     x = np.zeros((rod.N, 3))
     x[:, 0] = rod.ell * np.arange(1, rod.N + 1)
     Q = np.zeros((rod.N, 4))
@@ -193,19 +200,27 @@ def straight(rod):
     return State(x, Q)
 
 
-def _check_state(rod, state):
+def _check_state(rod, state, name="state"):
+    """``(x, Q)`` of a state of ``rod``: shapes (N, 3) and (N, 4), finite, Q unit to QUAT_TOL."""
+    if isinstance(state, np.ndarray) or state is None or isinstance(state, (str, bytes)):
+        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
+                         f"{checks.show(state)}")
     try:
         x, Q = state
     except (TypeError, ValueError):
-        raise ValueError("state must be a State (x, Q)") from None
-    x = np.asarray(x, dtype=float)
-    Q = np.asarray(Q, dtype=float)
-    if x.shape != (rod.N, 3) or Q.shape != (rod.N, 4):
-        raise ValueError(f"state must have x of shape ({rod.N}, 3) and Q of shape ({rod.N}, 4), "
-                         f"got {x.shape} and {Q.shape}")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
-        raise ValueError("state must be finite")
+        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
+                         f"{checks.show(state)}") from None
+    x = checks.array(x, f"{name}.x", shape=(rod.N, 3))
+    Q = checks.quaternions(Q, f"{name}.Q", tol=QUAT_TOL, shape=(rod.N, 4))
     return x, Q
+
+
+def _retract(rod, state, dq):
+    """:func:`retract` unchecked (the Newton loops' update)."""
+    D = dq.reshape(rod.N, 6)
+    Qn = _so3.quat_mul(state[1], _so3.quat_exp(D[:, :3]))
+    Qn /= np.linalg.norm(Qn, axis=1, keepdims=True)
+    return State(state[0] + D[:, 3:], Qn)
 
 
 def retract(rod, state, dq):
@@ -218,14 +233,9 @@ def retract(rod, state, dq):
     >>> rotmat(s.Q)[0].round(12)[:, 0].tolist()     # d1 now along +y
     [0.0, 1.0, 0.0]
     """
-    x, Q = _check_state(rod, state)
-    dq = np.asarray(dq, dtype=float)
-    if dq.shape != (rod.ndof,):
-        raise ValueError(f"dq must have shape ({rod.ndof},), got {dq.shape}")
-    D = dq.reshape(rod.N, 6)
-    Qn = quat_mul(Q, quat_exp(D[:, :3]))
-    Qn /= np.linalg.norm(Qn, axis=1, keepdims=True)
-    return State(x + D[:, 3:], Qn)
+    _check_rod(rod)
+    state = _check_state(rod, state)
+    return _retract(rod, state, checks.vector(dq, "dq", rod.ndof))
 
 
 def from_planar(rod, q):
@@ -236,14 +246,12 @@ def from_planar(rod, q):
     >>> bool(np.allclose(s.x, straight(rod).x))
     True
     """
-    q = np.asarray(q, dtype=float)
-    if q.shape != (3 * rod.N,):
-        raise ValueError(f"q must have shape ({3 * rod.N},), got {q.shape}")
-    Q3 = q.reshape(rod.N, 3)
+    _check_rod(rod)
+    Q3 = checks.vector(q, "q", 3 * rod.N).reshape(rod.N, 3)
     x = np.column_stack([Q3[:, 1], Q3[:, 2], np.zeros(rod.N)])
     psi = np.zeros((rod.N, 3))
     psi[:, 2] = Q3[:, 0]
-    return State(x, quat_exp(psi))
+    return State(x, _so3.quat_exp(psi))
 
 
 def planar_dofs(rod):
@@ -252,24 +260,96 @@ def planar_dofs(rod):
     >>> planar_dofs(make_rod3d(2)).tolist()
     [2, 3, 4, 8, 9, 10]
     """
-    e = np.arange(rod.N)
+    e = np.arange(_check_rod(rod).N)
     return np.column_stack([6 * e + 2, 6 * e + 3, 6 * e + 4]).ravel()
+
+
+# --------------------------------------------------------------------------------------
+# rotations: lib.core.so3's maps, checked (the hot paths call lib.core.so3 directly)
+# --------------------------------------------------------------------------------------
+def _stack(value, name, last):
+    """A float array of shape (..., last), finite (a ValueError naming ``name``)."""
+    a = checks.array(value, name)
+    if a.ndim < 1 or a.shape[-1] != last:
+        raise ValueError(f"{name} must have shape (..., {last}), got shape {a.shape}")
+    return a
+
+
+def _unit(value, name):
+    a = _stack(value, name, 4)
+    return checks.quaternions(a, name, tol=QUAT_TOL, shape=(None,) * (a.ndim - 1) + (4,))
+
+
+def quat_exp(psi):
+    """Unit quaternion of the rotation vector ``psi`` (..., 3), exact for every angle.
+
+    >>> np.round(quat_exp([0, 0, np.pi]), 12).tolist()
+    [0.0, 0.0, 0.0, 1.0]
+    """
+    return _so3.quat_exp(_stack(psi, "psi", 3))
+
+
+def quat_mul(p, q):
+    """Hamilton product of quaternion stacks ``(w, x, y, z)``, shape (..., 4).
+
+    >>> quat_mul([0, 1, 0, 0], [0, 0, 1, 0]).tolist()     # i j = k
+    [0.0, 0.0, 0.0, 1.0]
+    """
+    return _so3.quat_mul(_stack(p, "p", 4), _stack(q, "q", 4))
+
+
+def quat_log(q):
+    """Rotation vector (angle in [0, pi]) of unit quaternions (..., 4), to QUAT_TOL.
+
+    >>> quat_log(quat_exp([0.0, 0.0, 1.5])).round(12).tolist()
+    [0.0, 0.0, 1.5]
+    """
+    return _so3.quat_log(_unit(q, "q"))
+
+
+def rotmat(Q):
+    """Rotation matrices (..., 3, 3) (directors as columns) of unit quaternions (..., 4)."""
+    return _so3.rotmat(_unit(Q, "Q"))
+
+
+def quat_from_rotmat(R):
+    """Unit quaternions of rotation matrices (..., 3, 3): orthonormal with det +1 to QUAT_TOL."""
+    R = checks.array(R, "R")
+    if R.ndim < 2 or R.shape[-2:] != (3, 3):
+        raise ValueError(f"R must have shape (..., 3, 3), got shape {R.shape}")
+    off = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(initial=0.0)
+    if off > QUAT_TOL or np.any(np.linalg.det(R) < 0):
+        raise ValueError(f"R must hold rotation matrices (R^T R = I to {QUAT_TOL:g}, det R = +1), "
+                         f"got |R^T R - I| = {off:.3g}")
+    return _so3.quat_from_rotmat(R)
 
 
 # --------------------------------------------------------------------------------------
 # energy, gradient, Hessian
 # --------------------------------------------------------------------------------------
-def check_load(load):
+def check_load(load, name="load"):
     """The end load as a finite (Px, Py, Pz, Mx, My, Mz) array: a force triple gets zero
-    moments, None is all zeros; else a ValueError."""
+    moments, None is all zeros; else a ValueError naming ``name``.
+
+    >>> check_load((0, -1, 0)).tolist()
+    [0.0, -1.0, 0.0, 0.0, 0.0, 0.0]
+    """
     if load is None:
         return np.zeros(6)
-    arr = np.asarray(load, dtype=float)
+    arr = checks.array(load, name)
     if arr.shape == (3,):
-        arr = np.concatenate([arr, np.zeros(3)])
-    if arr.shape != (6,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"load must be a finite (Px, Py, Pz[, Mx, My, Mz]), got {load!r}")
-    return arr
+        return np.concatenate([arr, np.zeros(3)])
+    if arr.shape != (6,):
+        raise ValueError(f"{name} must be (Px, Py, Pz) or (Px, Py, Pz, Mx, My, Mz), got shape "
+                         f"{arr.shape}")
+    return arr.copy()
+
+
+def _checked(rod, state, load=None, grav=0.0):
+    """The public functions' common checks: ``(x, Q, load, grav)``."""
+    _check_rod(rod)
+    x, Q = _check_state(rod, state)
+    return x, Q, check_load(load), checks.real(grav, "grav")
 
 
 def _bending_weights(rod):
@@ -279,7 +359,7 @@ def _bending_weights(rod):
 
 
 def _kin(rod, x, Q):
-    R = rotmat(Q)
+    R = _so3.rotmat(Q)
     d = np.diff(np.vstack([np.zeros(3), x]), axis=0)            # (N, 3)
     u = np.einsum("eji,ej->ei", R, d)                             # R^T d
     C = np.array([rod.EA, rod.kGA, rod.kGA])
@@ -287,7 +367,7 @@ def _kin(rod, x, Q):
     Gam[:, 0] -= 1.0
     n = C * Gam                                                    # body force
     Qprev = np.vstack([[1.0, 0.0, 0.0, 0.0], Q[:-1]])
-    theta = quat_log(quat_mul(_conj(Qprev), Q))                   # (N, 3)
+    theta = _so3.quat_log(_so3.quat_mul(_conj(Qprev), Q))         # (N, 3)
     return R, u, Gam, n, theta
 
 
@@ -313,16 +393,15 @@ def energy(rod, state, load=None, grav=0.0):
     >>> abs(energy(rod, straight(rod), load=(0, -1, 0))) < 1e-20
     True
     """
-    x, Q = _check_state(rod, state)
-    load, grav = check_load(load), rod2d.check_grav(grav)
+    x, Q, load, grav = _checked(rod, state, load, grav)
     _, _, Gam, n, theta = _kin(rod, x, Q)
     B = np.array([rod.GJ, rod.EI, rod.EI])
     E = 0.5 * rod.ell * np.sum(Gam * n)
     E += 0.5 / rod.ell * np.sum(_bending_weights(rod)[:, None] * B * theta**2)
-    E += grav * (x[:, 1] @ rod2d.node_masses(rod))
+    E += grav * (x[:, 1] @ _node_masses(rod))
     E -= load[:3] @ x[-1]
     if np.any(load[3:]):
-        E -= load[3:] @ quat_log(Q[-1])
+        E -= load[3:] @ _so3.quat_log(Q[-1])
     return float(E)
 
 
@@ -409,7 +488,7 @@ def _grad_cf(rod, x, Q, load, grav, kernels=None):
     G[3:] = f
     G[3:, :-1] -= f[:, 1:]
     if grav:
-        G[4] += grav * rod2d.node_masses(rod)
+        G[4] += grav * _node_masses(rod)
     G[3:, -1] -= load[:3]
     return G.T
 
@@ -435,14 +514,20 @@ def gradient(rod, state, load=None, grav=0.0, *, kernels=None):
     >>> gradient(rod, straight(rod), load=(0, 0, -1)).tolist()[-3:]
     [0.0, 0.0, 1.0]
     """
-    x, Q = _check_state(rod, state)
-    load, grav = check_load(load), rod2d.check_grav(grav)
+    x, Q, load, grav = _checked(rod, state, load, grav)
+    if kernels is not None:
+        checks.boolean(kernels, "kernels")
+    return _gradient(rod, x, Q, load, grav, kernels)
+
+
+def _gradient(rod, x, Q, load, grav, kernels=None):
+    """:func:`gradient` unchecked (``load`` a (6,) array)."""
     if _kernels.use(kernels):
         return _kernels.spatial.gradient(np.ascontiguousarray(x), np.ascontiguousarray(Q),
                                          *_kernel_args(rod, grav), load).ravel()
     G = _grad_cf(rod, x, Q, load, grav, kernels=False)
     if np.any(load[3:]):
-        th = quat_log(Q[-1])
+        th = _so3.quat_log(Q[-1])
         G[-1, :3] -= _jinv(th, +1.0).T @ load[3:]
     return G.ravel()
 
@@ -490,7 +575,7 @@ def _blocks(rod, x, Q, load):
     add(ip[:-1], ip[1:], Hab[1:])
     add(ip[1:], ip[:-1], np.swapaxes(Hab[1:], 1, 2))
     if np.any(load[3:]):                     # conservative end moment -M . log(R_{N-1})
-        th = quat_log(Q[-1])[None]
+        th = _so3.quat_log(Q[-1])[None]
         *_, Hm = _log_terms(th, np.zeros((1, 3, 3)), -load[3:][None], 2)
         add(ip[-1:], ip[-1:], Hm)
     return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
@@ -520,22 +605,33 @@ def hessian(rod, state, load=None):
     >>> H.shape, float(abs(H - H.T).max())
     ((18, 18), 0.0)
     """
-    x, Q = _check_state(rod, state)
-    load = check_load(load)
+    x, Q, load, _ = _checked(rod, state, load)
+    return _hessian(rod, x, Q, load)
+
+
+def _hessian(rod, x, Q, load):
+    """:func:`hessian` unchecked (``load`` a (6,) array)."""
     r, c, v = _blocks(rod, x, Q, load)
-    n = rod.ndof
-    return sp.coo_matrix((v, (r, c)), shape=(n, n)).tocsr()
+    return sp.coo_matrix((v, (r, c)), shape=(rod.ndof, rod.ndof)).tocsr()
 
 
 # --------------------------------------------------------------------------------------
 # mass, frequencies
 # --------------------------------------------------------------------------------------
+def _node_masses(rod):
+    """Lumped masses (N,) of nodes 1..N: rhoA ell, half of it at the tip (as lib.rod)."""
+    m = np.full(rod.N, rod.rhoA * rod.ell)
+    m[-1] *= 0.5
+    return m
+
+
 def inertia(rod):
     """Body-frame principal rotary inertia of each element, shape (N, 3): ell rhoI (2, 1, 1).
 
     >>> inertia(make_rod3d(2, r_over_L=0.2))[0].round(6).tolist()
     [0.01, 0.005, 0.005]
     """
+    _check_rod(rod)
     return np.tile(rod.rhoI * rod.ell * np.array([2.0, 1.0, 1.0]), (rod.N, 1))
 
 
@@ -545,16 +641,14 @@ def mass(rod):
     >>> mass(make_rod3d(1, r_over_L=0.2)).round(6).tolist()
     [0.02, 0.01, 0.01, 0.5, 0.5, 0.5]
     """
-    M = np.empty((rod.N, 6))
+    M = np.empty((_check_rod(rod).N, 6))
     M[:, :3] = inertia(rod)
-    M[:, 3:] = rod2d.node_masses(rod)[:, None]
+    M[:, 3:] = _node_masses(rod)[:, None]
     return M.ravel()
 
 
 def _check_k(k, n):
-    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
-                          or not 1 <= k <= n):
-        raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+    return None if k is None else checks.integer(k, "k", 1, n)
 
 
 def modes(rod, k=None, state=None, load=None):
@@ -567,20 +661,26 @@ def modes(rod, k=None, state=None, load=None):
     -------
     omega : (k,) ndarray ascending;  V : (6N, k) ndarray
 
+    Raises
+    ------
+    ValueError
+        Naming the argument; ``state`` when it is not stable (a negative eigenvalue:
+        there are no frequencies to return).
+
     Examples
     --------
     >>> om, V = modes(make_rod3d(4), 3)
     >>> V.shape
     (24, 3)
     """
-    n = rod.ndof
-    _check_k(k, n)
-    s = straight(rod) if state is None else state
-    K = hessian(rod, s, load).toarray()
+    _check_rod(rod)
+    k = _check_k(k, rod.ndof)
+    x, Q, load, _ = _checked(rod, straight(rod) if state is None else state, load)
+    K = _hessian(rod, x, Q, load).toarray()
     sub = None if k is None else [0, k - 1]
     lam, V = sla.eigh(K, np.diag(mass(rod)), subset_by_index=sub)
     if lam[0] < 0:
-        raise ValueError(f"the state is not stable: lowest eigenvalue {lam[0]:.3e} < 0")
+        raise ValueError(f"state is not stable: lowest eigenvalue {lam[0]:.3e} < 0")
     return np.sqrt(lam), V
 
 
@@ -604,7 +704,8 @@ def torsion_omegas(k, L=1.0, GJ=1.0, rhoJ=1.0):
     >>> torsion_omegas(2).round(6).tolist()
     [1.570796, 4.712389]
     """
-    n = np.arange(1, k + 1)
+    n = np.arange(1, checks.integer(k, "k", low=1) + 1)
+    L, GJ, rhoJ = checks.positive(L, "L"), checks.positive(GJ, "GJ"), checks.positive(rhoJ, "rhoJ")
     return (2 * n - 1) * np.pi / (2 * L) * math.sqrt(GJ / rhoJ)
 
 
@@ -630,7 +731,7 @@ def omega_max_estimate(rod):
     >>> e["max"] == e["shear_rotation"]
     True
     """
-    ell, S, EI = rod.ell, rod.kGA, rod.EI
+    ell, S, EI = _check_rod(rod).ell, rod.kGA, rod.EI
     tw = 2.0 * math.sqrt(rod.GJ / (2.0 * rod.rhoI)) / ell
     st = 2.0 * math.sqrt(rod.EA / rod.rhoA) / ell
     K = np.array([[S * ell + 4 * EI / ell, 2 * S], [2 * S, 4 * S / ell]])
@@ -649,8 +750,8 @@ def tip(rod, state):
     >>> p.tolist(), bool(np.allclose(R, np.eye(3)))
     ([1.0, 0.0, 0.0], True)
     """
-    x, Q = _check_state(rod, state)
-    return x[-1].copy(), rotmat(Q[-1])
+    x, Q = _check_state(_check_rod(rod), state)
+    return x[-1].copy(), _so3.rotmat(Q[-1])
 
 
 def residual_tangent(rod, state, load, grav, moment, tangent=True):
@@ -659,22 +760,30 @@ def residual_tangent(rod, state, load, grav, moment, tangent=True):
     The residual at R exp(hat psi) taken in its own frame has derivative
     H + hat(g_rot)/2 (H the exponential-coordinate Hessian, g_rot the rotational
     gradient); a dead moment M adds -R^T M to the tip residual and -hat(R^T M) to the
-    tangent.  ``load`` is a (6,) end load as :func:`check_load` returns it, ``moment``
+    tangent.  ``load`` is an end load as :func:`check_load` takes it, ``moment``
     "conservative" or "dead"; returns ``(g, K)`` (``g`` alone when not ``tangent``).
     """
+    x, Q, load, grav = _checked(rod, state, load, grav)
+    checks.choice(moment, "moment", ("conservative", "dead"))
+    return _residual_tangent(rod, State(x, Q), load, grav, moment,
+                             checks.boolean(tangent, "tangent"))
+
+
+def _residual_tangent(rod, state, load, grav, moment, tangent=True):
+    """:func:`residual_tangent` unchecked (the Newton loop's residual and tangent)."""
     x, Q = state
     dead = moment == "dead" and np.any(load[3:])
     ld = np.concatenate([load[:3], np.zeros(3)]) if dead else load
-    g = gradient(rod, state, ld, grav)
+    g = _gradient(rod, x, Q, ld, grav)
     if not tangent:
         if dead:
             g = g.copy()
-            g[-6:-3] -= rotmat(Q[-1]).T @ load[3:]
+            g[-6:-3] -= _so3.rotmat(Q[-1]).T @ load[3:]
         return g
-    K = hessian(rod, state, ld)
+    K = _hessian(rod, x, Q, ld)
     blocks = 0.5 * _hat(g.reshape(rod.N, 6)[:, :3])
     if dead:
-        mb = rotmat(Q[-1]).T @ load[3:]              # dead moment in the tip element frame
+        mb = _so3.rotmat(Q[-1]).T @ load[3:]         # dead moment in the tip element frame
         g = g.copy()
         g[-6:-3] -= mb
         blocks[-1] -= _hat(mb)
@@ -685,14 +794,25 @@ def residual_tangent(rod, state, load, grav, moment, tangent=True):
     return g, (K + T.tocsr()).tocsr()
 
 
+def _check_fixed(fixed, n):
+    """Dof indices in 0..n-1 as an int array (a ValueError naming ``fixed``)."""
+    f = checks.vector(fixed, "fixed", low=0, high=n - 1)
+    if np.any(f != np.round(f)):
+        raise ValueError(f"fixed must be dof indices in 0..{n - 1}, got {checks.show(fixed)}")
+    return f.astype(int)
+
+
 def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=50,
            moment="conservative", fixed=None):
     """Equilibrium of the 3-D rod under a tip force and moment and gravity.
 
-    Load-incremented Newton on SO(3)^N x R^3N: at each iterate the consistent tangent
-    system K dq = -r (sparse LU, ``scipy.sparse.linalg.splu``) is solved and the state
-    is updated by :func:`retract`, damped by Deuflhard's natural monotonicity test
-    (the step is halved until ||K^{-1} r(new)|| < (1 - t/4) ||dq||).  Converged when ||r||_inf <= tol max(EI/L, |P|, |M|/L, g rhoA L).
+    Load-incremented Newton on SO(3)^N x R^3N (:func:`lib.solvers.load_path`, uniform,
+    and :func:`lib.solvers.newton_solve`): at each iterate the consistent tangent
+    system K dq = -r (sparse LU) is solved and the state is updated by :func:`retract`,
+    damped by Deuflhard's natural monotonicity test (``accept="natural"``: the step is
+    halved until ||K^{-1} r(new)|| <= (1 - t/4) ||dq||).  Converged when
+    ||r||_inf <= tol max(EI/L, |P|, |M|/L, g rhoA L), or when the correction is below
+    1e-14 L with the residual at its round-off floor 16 eps (EA + k_sGA) max(N, 4).
 
     Parameters
     ----------
@@ -713,7 +833,9 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
 
     Raises
     ------
-    StaticSolveError naming the load step, iteration and residual.
+    StaticSolveError
+        (a :class:`~lib.core.errors.SolveError`) naming the load step, iteration and
+        residual.
 
     Examples
     --------
@@ -722,75 +844,56 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     >>> round(float(p[2]) / 1e-3, 4)  # as lib.rod's example, bending in x-z
     -0.3338
     """
-    load, grav = check_load(load), rod2d.check_grav(grav)
-    if moment not in ("conservative", "dead"):
-        raise ValueError(f"moment must be 'conservative' or 'dead', got {moment!r}")
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
-    state = straight(rod) if state0 is None else State(*_check_state(rod, state0))
+    _check_rod(rod)
+    load, grav = check_load(load), checks.real(grav, "grav")
+    steps = checks.integer(steps, "steps", low=1)
+    tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    checks.choice(moment, "moment", ("conservative", "dead"))
+    state = straight(rod) if state0 is None else State(*_check_state(rod, state0, "state0"))
     free = np.ones(rod.ndof, dtype=bool)
     if fixed is not None:
-        fixed = np.asarray(fixed, dtype=int)
-        if fixed.ndim != 1 or np.any((fixed < 0) | (fixed >= rod.ndof)):
-            raise ValueError(f"fixed must be dof indices in 0..{rod.ndof - 1}, got {fixed!r}")
-        free[fixed] = False
+        free[_check_fixed(fixed, rod.ndof)] = False
     fscale = max(rod.EI / rod.L, np.abs(load[:3]).max(), np.abs(load[3:]).max() / rod.L,
                  abs(grav) * rod.rhoA * rod.L)
-    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(rod.N, 4)
-    for j in range(1, steps + 1):
-        lam = j / steps
+    floor = 16 * _EPS * (rod.EA + rod.kGA) * max(rod.N, 4)
+
+    def solve_at(lam, s):
         ld, gv = lam * load, lam * grav
-        g, K = residual_tangent(rod, state, ld, gv, moment)
-        g, K = g[free], K[free][:, free]
-        res = np.abs(g).max()
-        for it in range(maxiter + 1):
-            if res <= tol * fscale:
-                break
-            try:
-                lu = splu(K.tocsc())
-            except RuntimeError as exc:
-                raise StaticSolveError(f"singular tangent at load step {j}/{steps}, iteration "
-                                       f"{it}: residual {res:.3e} ({exc})") from None
-            dq = np.zeros(rod.ndof)
-            dq[free] = lu.solve(-g)
-            ndq = np.linalg.norm(dq)
-            if np.abs(dq).max() <= 1e-14 * rod.L and res <= max(tol * fscale, floor):
-                break
-            if it == maxiter:
-                raise StaticSolveError(
-                    f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
-                    f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})")
-            # damped Newton with Deuflhard's natural monotonicity test: the simplified
-            # Newton correction K^{-1} r(new) must shrink (affine invariant, so the stiff
-            # stretch and shear terms do not stall the line search)
-            t = 1.0
-            while True:
-                st = retract(rod, state, t * dq)
-                gt = residual_tangent(rod, st, ld, gv, moment, tangent=False)[free]
-                rt = np.abs(gt).max()
-                if (rt <= tol * fscale or np.linalg.norm(lu.solve(-gt)) <= (1 - 0.25 * t) * ndq
-                        or rt <= floor):
-                    break
-                t *= 0.5
-                if t < 1e-8:
-                    raise StaticSolveError(f"line search failed at load step {j}/{steps}, "
-                                           f"iteration {it}: residual {res:.3e}")
-            state, res = st, rt
-            g, K = residual_tangent(rod, state, ld, gv, moment)
-            g, K = g[free], K[free][:, free]
-    return state
+        return newton_solve(
+            lambda s: _residual_tangent(rod, s, ld, gv, moment), s, tol, maxiter,
+            max_backtracks=26, where="rod3d.static", accept="natural", scale=fscale,
+            floor=floor, roundoff="correction", xtol=1e-14 * rod.L, xtol_rel=0.0, free=free,
+            update=lambda s, dq, t: _retract(rod, s, t * dq),
+            residual=lambda s: _residual_tangent(rod, s, ld, gv, moment, tangent=False))
+
+    try:
+        return load_path(solve_at, state, steps=steps, where="rod3d.static")[0]
+    except SolveError as err:
+        raise _as_static_error(err) from err
 
 
 # --------------------------------------------------------------------------------------
 # Greenhill: twist-controlled clamped-clamped rod
 # --------------------------------------------------------------------------------------
+def _check_twist(rod, twist, name="twist"):
+    """The end rotation as a float; the relative rotation of neighbouring elements,
+    |twist| / N, must stay below pi (beyond it the rotation wraps and the discrete rod
+    would silently describe a smaller twist)."""
+    twist = checks.real(twist, name)
+    if abs(twist) >= math.pi * rod.N:
+        raise ValueError(f"{name} must satisfy |{name}| / N < pi (the twist per element; the "
+                         f"N = {rod.N} rod cannot carry more), got {name} = {twist:.6g}, "
+                         f"{abs(twist) / rod.N:.4g} per element")
+    return twist
+
+
 def _twisted_clamped(rod, twist):
     """Hessian and lumped mass on the free dofs of the twisted clamped-clamped rod."""
+    twist = _check_twist(_check_rod(rod), twist)
     N, ell = rod.N, rod.ell
     psi = np.zeros((N, 3))
     psi[:, 0] = twist * (np.arange(N) + 0.5) / N
-    s = State(straight(rod).x, quat_exp(psi))
-    H = hessian(rod, s).toarray()
+    H = _hessian(rod, straight(rod).x, _so3.quat_exp(psi), np.zeros(6)).toarray()
     # end joint: a = element N-1, b = the end clamp (fixed); theta = twist/(2N) about x
     th = np.array([[twist / (2 * N), 0.0, 0.0]])
     Kb = (2.0 / ell) * np.diag([rod.GJ, rod.EI, rod.EI])[None]
@@ -811,7 +914,9 @@ def greenhill_lambda(rod, twist):
     R_e = exp(twist (e + 1/2)/N hat(e1)) is an equilibrium with the twisting moment
     GJ twist/L; an extra joint of weight 2 couples element N-1 to the end clamp.  The
     returned value is the smallest eigenvalue of the Hessian on the free dofs
-    (positive while the straight state is stable).
+    (positive while the straight state is stable, negative past the critical twist: a
+    result, see :func:`critical_twist`).  A twist of pi or more per element is a
+    ValueError naming ``twist`` (the discrete rod cannot represent it).
 
     Examples
     --------
@@ -830,6 +935,12 @@ def twisted_frequencies(rod, twist, k=2):
     planes is coupled by the twisting moment, and the lowest pair falls to zero at the
     critical twist.  Compare :func:`twisted_shaft_omegas`.
 
+    Raises
+    ------
+    ValueError
+        Naming ``twist`` when it is past the critical twist (no frequencies: the straight
+        state is unstable) or beyond pi per element (not representable); ``k``.
+
     Examples
     --------
     >>> w0 = twisted_frequencies(make_rod3d(20, r_over_L=0.002), 0.0, 1)[0]
@@ -837,11 +948,11 @@ def twisted_frequencies(rod, twist, k=2):
     22.14
     """
     H, m = _twisted_clamped(rod, twist)
-    _check_k(k, m.size)
+    k = _check_k(k, m.size)
     lam = sla.eigh(H, np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
     if lam[0] < 0:
-        raise ValueError(f"twist {twist!r} is beyond the critical twist (lowest eigenvalue "
-                         f"{lam[0]:.3e})")
+        raise ValueError(f"twist {float(twist)!r} is beyond the critical twist (lowest "
+                         f"eigenvalue {lam[0]:.3e})")
     return np.sqrt(lam)
 
 
@@ -861,12 +972,26 @@ def twisted_shaft_omegas(kL, n=2, Omega_max=80.0, grid=1600):
     -------
     ndarray (n,), each frequency doubly degenerate in the real (y, z) system.
 
+    Raises
+    ------
+    ValueError
+        Naming the argument; ``kL`` at or past Greenhill's 8.9868 (the shaft has buckled).
+    SolveError
+        When fewer than ``n`` frequencies lie below ``Omega_max`` (or one is not refined).
+
     Examples
     --------
     >>> twisted_shaft_omegas(0.0, 1).round(4)
     array([22.3733])
     """
     from scipy.optimize import minimize_scalar
+
+    kL = checks.real(kL, "kL")
+    if abs(kL) >= 2 * _greenhill_root():
+        raise ValueError(f"kL must satisfy |kL| < {2 * _greenhill_root():.4f} (Greenhill's "
+                         f"critical twisting moment), got {kL:.6g}")
+    n, grid = checks.integer(n, "n", low=1), checks.integer(grid, "grid", low=3)
+    Omega_max = checks.real(Omega_max, "Omega_max", low=0.5, include_low=False)
 
     def smin(Om):
         lam = np.roots([1.0, -1j * kL, 0.0, 0.0, -Om * Om])
@@ -881,11 +1006,13 @@ def twisted_shaft_omegas(kL, n=2, Omega_max=80.0, grid=1600):
     for i in idx[:n]:
         r = minimize_scalar(smin, bracket=(g[i - 1], g[i], g[i + 1]), tol=1e-12)
         if r.fun > 1e-8:
-            raise RuntimeError(f"no singular boundary matrix near Omega = {g[i]:.3f} "
-                               f"(smallest singular value {r.fun:.2e})")
+            raise SolveError(f"no singular boundary matrix near Omega = {g[i]:.3f} "
+                             f"(smallest singular value {r.fun:.2e})",
+                             where="twisted_shaft_omegas")
         out.append(r.x)
     if len(out) < n:
-        raise RuntimeError(f"found {len(out)} of {n} frequencies below Omega_max = {Omega_max}")
+        raise SolveError(f"found {len(out)} of {n} frequencies below Omega_max = {Omega_max}",
+                         where="twisted_shaft_omegas")
     return np.array(out)
 
 
@@ -900,8 +1027,14 @@ def greenhill_twist(nu=0.5, L=1.0):
     >>> round(greenhill_twist(0.5), 4)
     13.4802
     """
-    z = brentq(lambda u: math.tan(u) - u, math.pi + 1e-9, 1.5 * math.pi - 1e-9, xtol=1e-15)
-    return 2 * z * (1.0 + nu)
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    checks.positive(L, "L")
+    return 2 * _greenhill_root() * (1.0 + nu)
+
+
+def _greenhill_root():
+    """The first positive root z of tan z = z above pi (kL = 2 z = 8.9868)."""
+    return brentq(lambda u: math.tan(u) - u, math.pi + 1e-9, 1.5 * math.pi - 1e-9, xtol=1e-15)
 
 
 def critical_twist(rod, bracket=None):
@@ -910,8 +1043,12 @@ def critical_twist(rod, bracket=None):
     >>> round(critical_twist(make_rod3d(20, r_over_L=0.01)) / greenhill_twist(), 2)
     1.0
     """
-    g = greenhill_twist(rod.nu, rod.L) * rod.L
-    lo, hi = (0.5 * g, 1.5 * g) if bracket is None else bracket
+    g = greenhill_twist(_check_rod(rod).nu, rod.L) * rod.L
+    if bracket is None:              # within the twist the N elements can carry
+        lo, hi = 0.5 * g, min(1.5 * g, 0.999 * math.pi * rod.N)
+    else:
+        lo, hi = checks.vector(bracket, "bracket", 2)
+        lo, hi = _check_twist(rod, lo, "bracket"), _check_twist(rod, hi, "bracket")
     flo, fhi = greenhill_lambda(rod, lo), greenhill_lambda(rod, hi)
     if not (flo > 0 > fhi):
         raise ValueError(f"bracket ({lo:.4g}, {hi:.4g}) does not contain the critical twist "
@@ -937,6 +1074,13 @@ def _helix_local(s, alpha, a, twist_rate):
     return r, np.stack([t, d2, d3], axis=2)               # frames: columns d1 d2 d3
 
 
+def _check_helix(rod, alpha, a, twist_rate):
+    """Pitch angle in (0, pi/2], radius > 0, a finite twist rate; the rod a Rod3D."""
+    _check_rod(rod)
+    return (checks.real(alpha, "alpha", 0.0, math.pi / 2, include_low=False),
+            checks.positive(a, "a"), checks.real(twist_rate, "twist_rate"))
+
+
 def helix_wrench(rod, alpha, a, twist_rate=0.0):
     r"""The end force and moment (axis frame) that hold a naturally straight rod in a helix.
 
@@ -959,6 +1103,7 @@ def helix_wrench(rod, alpha, a, twist_rate=0.0):
     >>> round(F, 12), round(M, 6)          # GJ = EI, no extra twist: pure torque
     (0.0, 3.535534)
     """
+    alpha, a, twist_rate = _check_helix(rod, alpha, a, twist_rate)
     kap = math.sin(alpha) ** 2 / a
     tau = math.sin(alpha) * math.cos(alpha) / a
     k1 = tau + twist_rate
@@ -990,6 +1135,7 @@ def helix(rod, alpha, a, twist_rate=0.0):
     >>> bool(np.abs(st.x - exact[1:]).max() < 0.01)
     True
     """
+    alpha, a, twist_rate = _check_helix(rod, alpha, a, twist_rate)
     N, ell = rod.N, rod.ell
     s_nodes = ell * np.arange(N + 1)
     s_mid = ell * (np.arange(N) + 0.5)
@@ -999,7 +1145,7 @@ def helix(rod, alpha, a, twist_rate=0.0):
     R0 = D0[0].T                                           # maps the helix frame at 0 to I
     pos = (r - r[0]) @ R0.T
     frames = R0[None] @ D
-    Q = quat_from_rotmat(frames)
+    Q = _so3.quat_from_rotmat(frames)
     # nodes chained along the element tangents (no stretch or shear): a start
     # from which Newton converges even for very stiff (thin) rods
     x = np.cumsum(ell * frames[:, :, 0], axis=0)
@@ -1014,13 +1160,20 @@ def helix(rod, alpha, a, twist_rate=0.0):
 # --------------------------------------------------------------------------------------
 # dynamics on R^3N x SO(3)^N
 # --------------------------------------------------------------------------------------
+def _velocities(rod, v, w):
+    """``v`` and ``w`` as (N, 3) float arrays (copies), finite."""
+    return (checks.array(v, "v", shape=(rod.N, 3)).copy(),
+            checks.array(w, "w", shape=(rod.N, 3)).copy())
+
+
 def kinetic_energy(rod, v, w):
     """Kinetic energy 1/2 sum m |v|^2 + 1/2 sum w^T J w (w in body frames).
 
     >>> kinetic_energy(make_rod3d(1, r_over_L=0.2), np.ones((1, 3)), np.zeros((1, 3)))
     0.75
     """
-    return float(0.5 * np.sum(rod2d.node_masses(rod)[:, None] * v**2)
+    v, w = _velocities(_check_rod(rod), v, w)
+    return float(0.5 * np.sum(_node_masses(rod)[:, None] * v**2)
                  + 0.5 * np.sum(inertia(rod) * w**2))
 
 
@@ -1034,13 +1187,14 @@ def accelerations(rod, state, v, w, load=None, grav=0.0):
     -------
     (a, alpha) : two (N, 3) arrays
     """
-    load, grav = check_load(load), rod2d.check_grav(grav)
-    return _accel(rod, state[0], state[1], w, load, grav, inertia(rod), rod2d.node_masses(rod))
+    x, Q, load, grav = _checked(rod, state, load, grav)
+    _, w = _velocities(rod, v, w)
+    return _accel(rod, x, Q, w, load, grav, inertia(rod), _node_masses(rod))
 
 
 def _accel(rod, x, Q, w, load, grav, J, mn):
     if np.any(load[3:]):
-        G = gradient(rod, State(x, Q), load, grav).reshape(rod.N, 6)
+        G = _gradient(rod, x, Q, load, grav).reshape(rod.N, 6)
     else:
         G = _grad_cf(rod, x, Q, load, grav)
     a = -G[:, 3:] / mn[:, None]
@@ -1059,7 +1213,8 @@ def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
     with w* = w (``gyro="explicit"``, as PyElastica: first order once the gyroscopic
     term matters) or w* = (w + w+)/2 (``gyro="midpoint"``, solved by fixed-point
     iteration: symmetric, second order); half drift again.  Model-independent: any
-    particles (n, 3) and rigid bodies (m, 4) with principal inertias J (m, 3).
+    particles (n, 3) and rigid bodies (m, 4, unit to QUAT_TOL) with principal inertias
+    J (m, 3) > 0.
 
     Returns
     -------
@@ -1074,9 +1229,21 @@ def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
     >>> x.tolist(), np.round(Q, 12).tolist()
     ([[1.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 1.0]])
     """
+    x = checks.array(x, "x", shape=(None, 3))
+    Q = checks.quaternions(Q, "Q", tol=QUAT_TOL)
+    v = checks.array(v, "v", shape=(x.shape[0], 3))
+    w = checks.array(w, "w", shape=(Q.shape[0], 3))
+    J = checks.array(J, "J", shape=(Q.shape[0], 3), low=0.0, include_low=False)
+    checks.choice(gyro, "gyro", ("explicit", "midpoint"))
+    return _lie_verlet_step(x, Q, v, w, checks.positive(dt, "dt"), checks.function(forces, "forces"),
+                            J, gyro)
+
+
+def _lie_verlet_step(x, Q, v, w, dt, forces, J, gyro):
+    """:func:`lie_verlet_step` unchecked (the time loop's step)."""
     h = 0.5 * dt
     x = x + h * v
-    Q = quat_mul(Q, quat_exp(h * w))
+    Q = _so3.quat_mul(Q, _so3.quat_exp(h * w))
     a, tau = forces(x, Q)
     v = v + dt * a
     w1 = w + dt * (tau - _cross(w, J * w)) / J
@@ -1088,19 +1255,21 @@ def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
             w1 = w2
             if done:
                 break
-    elif gyro != "explicit":
-        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
     w = w1
     x = x + h * v
-    Q = quat_mul(Q, quat_exp(h * w))
+    Q = _so3.quat_mul(Q, _so3.quat_exp(h * w))
     Q /= np.linalg.norm(Q, axis=-1, keepdims=True)
     return x, Q, v, w
 
 
-def _check_int(n, name, low=0):
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {n!r}")
-    return int(n)
+def _run_checks(rod, state, v, w, dt, nsteps, every, observe, load, grav):
+    """The common checks of the time runs: ``(x, Q, v, w, dt, nsteps, every, load, grav)``."""
+    x, Q, load, grav = _checked(rod, state, load, grav)
+    v, w = _velocities(rod, v, w)
+    if observe is not None:
+        checks.function(observe, "observe")
+    return (x, Q, v, w, checks.positive(dt, "dt"), checks.integer(nsteps, "nsteps", low=0),
+            checks.integer(every, "every", low=1), load, grav)
 
 
 def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, observe=None,
@@ -1122,25 +1291,18 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
 
     Raises
     ------
-    FloatingPointError with the step reached if the motion becomes non-finite.
+    BlowUpError
+        (a ``FloatingPointError`` and a :class:`~lib.core.errors.SolveError`) with the
+        step reached if the motion becomes non-finite.
     """
-    x, Q = _check_state(rod, state)
-    nsteps, every = _check_int(nsteps, "nsteps"), _check_int(every, "every", 1)
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive number, got {dt!r}")
-    v, w = np.array(v, dtype=float), np.array(w, dtype=float)
-    for name, arr in (("v", v), ("w", w)):
-        if arr.shape != (rod.N, 3):
-            raise ValueError(f"{name} must have shape ({rod.N}, 3), got {arr.shape}")
-    if rigid_clamp:
-        if np.any(w[0]):
-            raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
-
-    load, grav = check_load(load), rod2d.check_grav(grav)
-    J, mn = inertia(rod), rod2d.node_masses(rod)
-
-    if gyro not in ("explicit", "midpoint"):
-        raise ValueError(f"gyro must be 'explicit' or 'midpoint', got {gyro!r}")
+    x, Q, v, w, dt, nsteps, every, load, grav = _run_checks(rod, state, v, w, dt, nsteps,
+                                                            every, observe, load, grav)
+    checks.choice(gyro, "gyro", ("explicit", "midpoint"))
+    if checks.boolean(rigid_clamp, "rigid_clamp") and np.any(w[0]):
+        raise ValueError("w[0] must be zero with rigid_clamp (the first frame is held)")
+    if kernels is not None:
+        checks.boolean(kernels, "kernels")
+    J, mn = inertia(rod), _node_masses(rod)
     if _kernels.use(kernels):
         return _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe,
                                     gyro == "midpoint", bool(rigid_clamp))
@@ -1149,7 +1311,7 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
             raise FloatingPointError
         if np.any(load[3:]):
-            G = gradient(rod, State(x, Q), load, grav, kernels=False).reshape(rod.N, 6)
+            G = _gradient(rod, x, Q, load, grav, kernels=False).reshape(rod.N, 6)
         else:
             G = _grad_cf(rod, x, Q, load, grav, kernels=False)
         tau = -G[:, :3]
@@ -1161,15 +1323,19 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
     for n in range(1, nsteps + 1):
         try:
             with np.errstate(all="ignore"):
-                x, Q, v, w = lie_verlet_step(x, Q, v, w, dt, forces, J, gyro)
+                x, Q, v, w = _lie_verlet_step(x, Q, v, w, dt, forces, J, gyro)
             if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
                 raise FloatingPointError
         except FloatingPointError:
-            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {n} "
-                                     f"(t = {n * dt:.4g})") from None
+            raise _blow_up(n, dt) from None
         if observe is not None and n % every == 0:
             rec.append(observe(State(x, Q), v, w))
     return State(x, Q), v, w, rec
+
+
+def _blow_up(n, dt):
+    return BlowUpError(where="explicit Lie-Verlet", step=n, time=n * dt, reason="non-finite",
+                       message=f"explicit Lie-Verlet blew up at step {n} (t = {n * dt:.4g})")
 
 
 def _kernel_args(rod, grav):
@@ -1187,7 +1353,7 @@ def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe
     x, Q = np.array(x, dtype=float, order="C"), np.array(Q, dtype=float, order="C")
     v, w = np.ascontiguousarray(v), np.ascontiguousarray(w)
     N = rod.N
-    args = (*_kernel_args(rod, grav), load, inertia(rod), rod2d.node_masses(rod), midpoint,
+    args = (*_kernel_args(rod, grav), load, inertia(rod), _node_masses(rod), midpoint,
             rigid_clamp)
     rec = [] if observe is None else [observe(State(x.copy(), Q.copy()), v.copy(), w.copy())]
     per_sample = 13 * 8 * N
@@ -1200,9 +1366,7 @@ def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe
         vs, ws = np.empty((k, N, 3)), np.empty((k, N, 3))
         fail = _kernels.spatial.lie_verlet_run(x, Q, v, w, float(dt), n, every, xs, Qs, vs, ws, *args)
         if fail:
-            step = done + fail
-            raise FloatingPointError(f"explicit Lie-Verlet blew up at step {step} "
-                                     f"(t = {step * dt:.4g})")
+            raise _blow_up(done + fail, dt)
         for i in range(k):
             rec.append(observe(State(xs[i], Qs[i]), vs[i], ws[i]))
         done += n
@@ -1218,8 +1382,9 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     Delta = dt V_n + dt^2 ((1/2 - beta) A_n + beta A_{n+1}) is applied by
     :func:`retract`, V_{n+1} = V_n + dt ((1 - gamma) A_n + gamma A_{n+1}), and
     the equations of motion M A + (w x J w) + grad Pi(q_{n+1}) = 0 are solved by
-    Newton with the iteration matrix M + dt^2 beta K (K = :func:`hessian`,
-    sparse LU; the gyroscopic and log-map corrections are left out of the
+    Newton (:func:`lib.solvers.newton_solve`, full steps) with the iteration matrix
+    M + dt^2 beta K (K = :func:`hessian`, sparse LU, refactorised every 4th
+    iteration; the gyroscopic and log-map corrections are left out of the
     iteration matrix, which only slows convergence), until the residual is below
     tol times the force scale or at the round-off floor 16 eps (EA + k_sGA) N of the
     stiff stretch and shear forces.  beta = 1/4, gamma = 1/2
@@ -1231,51 +1396,50 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
 
     Raises
     ------
-    StaticSolveError naming the step, iteration and residual if Newton fails.
+    StaticSolveError
+        (a :class:`~lib.core.errors.SolveError`) naming the step, time, iteration and
+        residual if Newton fails.
     """
-    x, Q = _check_state(rod, state)
-    nsteps, every = _check_int(nsteps, "nsteps"), _check_int(every, "every", 1)
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive number, got {dt!r}")
+    x, Q, v, w, dt, nsteps, every, load, grav = _run_checks(rod, state, v, w, dt, nsteps,
+                                                            every, observe, load, grav)
+    beta = checks.real(beta, "beta", 0.0, 0.5, include_low=False)
+    gamma = checks.real(gamma, "gamma", 0.0, 1.0)
+    tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
     N = rod.N
-    M = mass(rod)
+    M = mass(rod).reshape(N, 6)
     J = inertia(rod)
     st = State(x, Q)
     V = np.empty((N, 6))
     V[:, :3], V[:, 3:] = w, v
-
-    def eom(s, Vn, A):
-        g = gradient(rod, s, load, grav).reshape(N, 6)
-        wn = Vn[:, :3]
-        r = M.reshape(N, 6) * A + g
-        r[:, :3] += np.cross(wn, J * wn)
-        return r.ravel()
-
-    a0, al0 = accelerations(rod, st, v, w, load, grav)
+    a0, al0 = _accel(rod, x, Q, w, load, grav, J, _node_masses(rod))
     A = np.column_stack([al0, a0])
-    scale = max(rod.EI / rod.L, np.abs(M.reshape(N, 6) * A).max(), 1e-300)
+    scale = max(rod.EI / rod.L, np.abs(M * A).max(), 1e-300)
     # round-off floor of the stiff forces: EA (x_{e+1} - x_e)/ell carries ~ eps |x|/ell
-    floor = 16 * np.finfo(float).eps * (rod.EA + rod.kGA) * rod.N
+    floor = 16 * _EPS * (rod.EA + rod.kGA) * rod.N
+
+    def increment(st, V, A, An):
+        return _retract(rod, st, (dt * V + dt * dt * ((0.5 - beta) * A + beta * An)).ravel())
+
     rec = [] if observe is None else [observe(st, V[:, 3:].copy(), V[:, :3].copy())]
     for n in range(1, nsteps + 1):
-        An = A.copy()
-        lu = None
-        for it in range(maxiter + 1):
-            Delta = dt * V + dt * dt * ((0.5 - beta) * A + beta * An)
-            s1 = retract(rod, st, Delta.ravel())
+        def fun(An, A=A, V=V, st=st):
+            An = An.reshape(N, 6)
+            s1 = increment(st, V, A, An)
             V1 = V + dt * ((1 - gamma) * A + gamma * An)
-            r = eom(s1, V1, An)
-            res = np.abs(r).max()
-            if res <= max(tol * scale, floor):
-                break
-            if it == maxiter:
-                raise StaticSolveError(f"Lie-Newmark: step {n} (t = {n * dt:.4g}), "
-                                       f"{maxiter} iterations, residual {res:.3e}")
-            if lu is None or it % 4 == 0:
-                S = sp.diags(M) + (dt * dt * beta) * hessian(rod, s1, load)
-                lu = splu(S.tocsc())
-            An = An - lu.solve(r).reshape(N, 6)
-        st, V, A = s1, V1, An
+            r = M * An + _gradient(rod, s1[0], s1[1], load, grav).reshape(N, 6)
+            r[:, :3] += np.cross(V1[:, :3], J * V1[:, :3])
+            return r.ravel(), lambda: (sp.diags(M.ravel())
+                                       + (dt * dt * beta) * _hessian(rod, *s1, load))
+
+        try:
+            An, _ = newton_solve(fun, A.ravel(), tol, maxiter, max_backtracks=0,
+                                 where="Lie-Newmark", accept="none", scale=scale, floor=floor,
+                                 roundoff="residual", reuse=4)
+        except SolveError as err:
+            raise _as_static_error(err.located(step=n, time=n * dt)) from err
+        An = An.reshape(N, 6)
+        st = increment(st, V, A, An)
+        V, A = V + dt * ((1 - gamma) * A + gamma * An), An
         if observe is not None and n % every == 0:
             rec.append(observe(st, V[:, 3:].copy(), V[:, :3].copy()))
     return st, V[:, 3:].copy(), V[:, :3].copy(), rec
