@@ -78,13 +78,15 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .beam import euler_bernoulli_omegas
-from .core import quadrature
-from .fe import (ELEMENTS, ConvergenceError, DivergenceCount, Mesh, Space, admissible,
-                 assemble_matrix, assemble_vector, check_clamped, check_mesh_args, clamped_dofs,
+from .core import checks, linalg, quadrature
+from .core.errors import SolveError
+from .fe import (ConvergenceError, DivergenceCount, Mesh, Space, admissible, assemble_matrix,
+                 assemble_vector, check_clamped, check_mesh_args, check_u, clamped_dofs,
                  condense, deformation_gradient, divergence_free_dimension, divergence_matrix,
                  expand, face_nodes, face_pressure_load, face_traction_load, inf_sup_constants,
-                 make_space, rectangle_mesh, shape_functions, sparse_solve, taylor_hood_blocks,
-                 tip_shear_load)
+                 make_space, rectangle_mesh, roundoff_floor, shape_functions, solve_path,
+                 taylor_hood_blocks, tip_shear_load)
+from .solvers import newton_solve
 
 __all__ = [
     # mesh and model
@@ -134,8 +136,21 @@ class Model(Space):
 
 
 def _check_nu(nu):
-    if not (isinstance(nu, (int, float, np.floating)) and -1.0 < nu < 0.5):
-        raise ValueError(f"nu must lie in (-1, 0.5), got {nu!r}")
+    return checks.real(nu, "nu", -1.0, 0.5, include_low=False, include_high=False)
+
+
+def _check_model(model, name="model"):
+    return checks.kind(model, name, Model, "a plane-strain neo-Hookean model (lib.fem.Model, "
+                                           "made by lib.fem.make_model)")
+
+
+def _check_load(model, load, name="load"):
+    return None if load is None else checks.vector(load, name, model.n_dofs)
+
+
+def _check_matrix(model, A, name):
+    return None if A is None else checks.matrix(A, name, (model.n_dofs, model.n_dofs),
+                                                sparse=True)
 
 
 def make_model(mesh, E=1.0, nu=0.3, rho=1.0, fixed=None):
@@ -162,16 +177,11 @@ def make_model(mesh, E=1.0, nu=0.3, rho=1.0, fixed=None):
     >>> round(m.mu, 3), round(m.lam, 3)
     (0.4, 0.4)
     """
-    if not isinstance(mesh, Mesh):
-        raise ValueError(f"mesh must be a Mesh, got {type(mesh).__name__}")
-    _check_nu(nu)
-    if not (E > 0):
-        raise ValueError(f"E must be > 0, got {E!r}")
-    if not (rho > 0):
-        raise ValueError(f"rho must be > 0, got {rho!r}")
+    nu, E, rho = _check_nu(nu), checks.positive(E, "E"), checks.positive(rho, "rho")
+    space = make_space(mesh, fixed)
     mu = E / (2 * (1 + nu))
     lam = E * nu / ((1 + nu) * (1 - 2 * nu))
-    return Model(**vars(make_space(mesh, fixed)), E=float(E), nu=float(nu), rho=float(rho),
+    return Model(**vars(space), E=float(E), nu=float(nu), rho=float(rho),
                  mu=float(mu), lam=float(lam))
 
 
@@ -187,11 +197,11 @@ def cantilever(nx, ny, element="T6", nu=0.3, E=1.0, rho=1.0, slenderness=10.0):
     >>> m.free.size
     40
     """
-    check_mesh_args(nx, ny, element)
+    nx, ny, element = check_mesh_args(nx, ny, element)
     _check_nu(nu)
-    if not (slenderness > 0):
-        raise ValueError(f"slenderness must be > 0, got {slenderness!r}")
-    mesh = rectangle_mesh(nx, ny, element, length=float(slenderness), height=1.0)
+    checks.positive(E, "E"), checks.positive(rho, "rho")
+    mesh = rectangle_mesh(nx, ny, element, length=checks.positive(slenderness, "slenderness"),
+                          height=1.0)
     return make_model(mesh, E=E, nu=nu, rho=rho, fixed=clamped_dofs(mesh))
 
 
@@ -228,6 +238,15 @@ def neo_hookean(F, mu, lam, order=2):
     >>> float(W), P.tolist(), float(A[0, 0, 0, 0])
     (0.0, [[0.0, 0.0], [0.0, 0.0]], 4.0)
     """
+    F = checks.array(F, "F")
+    if F.shape[-2:] != (2, 2):
+        raise ValueError(f"F must have shape (..., 2, 2), got shape {F.shape}")
+    mu = checks.positive(mu, "mu")
+    lam = checks.real(lam, "lam", low=-mu, include_low=False)     # nu > -1
+    return _neo_hookean(F, mu, lam, checks.choice(order, "order", (0, 1, 2)))
+
+
+def _neo_hookean(F, mu, lam, order=2):
     J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
     if np.any(J <= 0):
         raise ValueError(f"F must have det F > 0 everywhere, min det F = {J.min():.3e}")
@@ -267,7 +286,12 @@ def energy(model, u, load=None):
     >>> float(energy(m, np.zeros(m.n_dofs)))
     0.0
     """
-    W = neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=0)
+    _check_model(model)
+    return _energy(model, check_u(model, u), _check_load(model, load))
+
+
+def _energy(model, u, load=None):
+    W = _neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=0)
     Pi = float(np.sum(model.w * W))
     if load is not None:
         Pi -= float(np.dot(load, u))
@@ -276,7 +300,7 @@ def energy(model, u, load=None):
 
 def strain_energy(model, u):
     """Stored energy ``sum_q w W(F)`` (no load term)."""
-    return energy(model, u)
+    return energy(model, u, None)
 
 
 def gradient(model, u, load=None):
@@ -290,7 +314,12 @@ def gradient(model, u, load=None):
     >>> float(np.abs(gradient(m, np.zeros(m.n_dofs))).max())
     0.0
     """
-    _, P = neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=1)
+    _check_model(model)
+    return _gradient(model, check_u(model, u), _check_load(model, load))
+
+
+def _gradient(model, u, load=None):
+    _, P = _neo_hookean(deformation_gradient(model, u), model.mu, model.lam, order=1)
     # f_e[a, i] = sum_q w_q G[q, a, J] P[q, i, J]: a batched matmul, summed over q
     wP = model.w[:, :, None, None] * P
     fe = np.matmul(model.G, np.swapaxes(wP, 2, 3)).sum(axis=1).reshape(len(model.dofs), -1)
@@ -312,7 +341,12 @@ def hessian(model, u):
     >>> K.shape, bool(abs(K - K.T).max() == 0)
     ((12, 12), True)
     """
-    _, _, A = neo_hookean(deformation_gradient(model, u), model.mu, model.lam)
+    _check_model(model)
+    return _hessian(model, check_u(model, u))
+
+
+def _hessian(model, u):
+    _, _, A = _neo_hookean(deformation_gradient(model, u), model.mu, model.lam)
     # optimize=True contracts pairwise with BLAS (about 20x faster on 80 x 8 T6
     # than the plain loop over e q a i b k J L); its rounding breaks exact symmetry,
     # which the element-level average restores.
@@ -328,7 +362,8 @@ def linear_stiffness(model):
     There ``P -> mu (grad u + grad u^T) + lam tr(grad u) I``, the plane-strain
     Hooke law with the Lame constants of the model.
     """
-    return hessian(model, np.zeros(model.n_dofs))
+    _check_model(model)
+    return _hessian(model, np.zeros(model.n_dofs))
 
 
 def mass(model):
@@ -341,6 +376,7 @@ def mass(model):
     >>> round(float(M.sum()) / 2, 12)    # rho x area (each of the two directions)
     2.0
     """
+    _check_model(model)
     Me = model.rho * np.einsum("eq,qa,qb->eab", model.wm, model.Nm, model.Nm)
     ne = Me.shape[1]
     Ke = np.zeros((Me.shape[0], ne, 2, ne, 2))
@@ -354,20 +390,22 @@ def condensed_force(model, load=None):
 
     ``f = f_int(u) - load`` and ``K`` its tangent, both condensed; the fixed dofs stay zero.
     """
+    _check_model(model)
     fr = model.free
-    load = np.zeros(model.n_dofs) if load is None else np.asarray(load, dtype=float)
+    load = np.zeros(model.n_dofs) if load is None else _check_load(model, load)
 
     def force(u_free):
         u = expand(model, u_free)
-        return gradient(model, u, load)[fr], condense(model, hessian(model, u))
+        return _gradient(model, u, load)[fr], _hessian(model, u)[fr][:, fr]
 
     return force
 
 
 def tip_deflection(model, u):
     """Plain mean of ``u_y`` over every node on X = length (T6 mid-side nodes included)."""
+    checks.kind(model, "model", Space, "a finite-element space (a lib.fem.Model)")
     idx = face_nodes(model.mesh, "right")
-    return float(np.mean(np.asarray(u).reshape(-1, 2)[idx, 1]))
+    return float(np.mean(check_u(model, u).reshape(-1, 2)[idx, 1]))
 
 
 # --------------------------------------------------------------------------------------
@@ -382,11 +420,11 @@ def solve_linear(model, load, K=None):
     load : (2 n_nodes,) nodal loads
     K : optional precomputed stiffness (default :func:`linear_stiffness`)
     """
-    check_clamped(model)
+    check_clamped(_check_model(model))
+    load, K = checks.vector(load, "load", model.n_dofs), _check_matrix(model, K, "K")
     K = linear_stiffness(model) if K is None else K
     Kf, ff = condense(model, K, load)
-    return expand(model, sparse_solve(Kf, ff, "K (condensed stiffness)",
-                                       "is the model clamped? (fixed dofs)"))
+    return expand(model, linalg.solve(Kf, ff, where="fem.solve_linear: K (condensed stiffness)"))
 
 
 def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -395,12 +433,17 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
     The load is applied in ``steps`` equal increments; at each, Newton iterates on
     the condensed residual ``r = f_int(u) - load`` until ``|r| <= tol |load|``
     (infinity norms) or ``|r|`` reaches the round-off floor of the internal
-    force (64 eps x the largest nodal sum of the terms ``(2 mu + lam) w |grad N|``).  A step that would make some ``det F <= 0`` is
-    halved (up to 30 times).
+    force (:func:`lib.fe.roundoff_floor` with ``2 mu + lam``).  A step that would make
+    some ``det F <= 0`` is halved (up to 29 times).  It is :func:`lib.solvers.newton_solve`
+    (plain Newton, ``admissible`` det F > 0) along a uniform :func:`lib.solvers.load_path`
+    from ``u0`` (default zero).
 
     Raises
     ------
-    ConvergenceError naming the load step, the iteration and the residual reached.
+    ValueError naming a bad argument (a NaN in ``u0`` or ``load``, a load with no free
+    component).
+    ConvergenceError (a :class:`~lib.core.errors.SolveError`) naming the load step, the
+    iteration and the residual reached.
 
     Examples
     --------
@@ -412,47 +455,25 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
     >>> round(tip_deflection(m, u) / m.mesh.length, 3)
     -0.3
     """
-    if not (isinstance(steps, (int, np.integer)) and steps >= 1):
-        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
-    load = np.asarray(load, dtype=float)
-    if load.shape != (model.n_dofs,):
-        raise ValueError(f"load must have shape ({model.n_dofs},), got {load.shape}")
-    u = np.zeros(model.n_dofs) if u0 is None else np.array(u0, dtype=float)
+    _check_model(model)
+    load = checks.vector(load, "load", model.n_dofs)
+    steps, maxiter = checks.integer(steps, "steps", low=1), checks.integer(maxiter, "maxiter", low=0)
+    tol = checks.nonnegative(tol, "tol")
+    u0 = np.zeros(model.n_dofs) if u0 is None else check_u(model, u0, "u0").copy()
     fr = model.free
     scale = np.abs(load[fr]).max()
     if scale == 0:
         raise ValueError("load has no component on the free dofs")
-    # round-off floor of the internal force: eps x the size of the terms summed into it
-    gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]          # [e, q, a]
-    node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
-    floor = 64 * np.finfo(float).eps * (2 * model.mu + model.lam) * node_scale.max()
-    for step in range(1, steps + 1):
-        fs = load * step / steps
-        for it in range(maxiter + 1):
-            r = gradient(model, u, fs)[fr]
-            res = np.abs(r).max() / scale
-            if res <= tol or np.abs(r).max() <= floor:
-                break
-            if it == maxiter:
-                raise ConvergenceError(f"Newton did not converge at load step {step}/{steps}: "
-                                       f"relative residual {res:.3e} after {maxiter} iterations")
-            try:
-                du = sparse_solve(condense(model, hessian(model, u)), r, "tangent stiffness")
-            except ValueError as err:
-                raise ConvergenceError(f"load step {step}/{steps}, iteration {it}: {err} "
-                                       f"(residual {res:.3e})") from err
-            t = 1.0
-            for _ in range(30):
-                trial = u.copy()
-                trial[fr] -= t * du
-                if admissible(model, trial):
-                    break
-                t *= 0.5
-            else:
-                raise ConvergenceError(f"load step {step}/{steps}, iteration {it}: every "
-                                       f"Newton step inverts an element (residual {res:.3e})")
-            u = trial
-    return u
+    floor = roundoff_floor(model, 2 * model.mu + model.lam)
+
+    def solve_at(lam, u):
+        fs = load * lam
+        return newton_solve(lambda u: (_gradient(model, u, fs), lambda: _hessian(model, u)), u,
+                            tol, maxiter, max_backtracks=29, where="fem.static", accept="none",
+                            scale=scale, floor=floor, roundoff="residual", free=fr,
+                            admissible=lambda u: admissible(model, u))
+
+    return solve_path(solve_at, u0, steps, "fem.static")[0]
 
 
 def _start_vector(n):
@@ -471,9 +492,10 @@ def frequencies(model, k=2, return_modes=False, K=None, M=None):
     omega : (k,) ascending; and with ``return_modes`` the full-length mode shapes
     (2 n_nodes, k), M-normalised.
     """
-    if not (isinstance(k, (int, np.integer)) and 1 <= k < model.free.size - 1):
-        raise ValueError(f"k must be an integer in [1, {model.free.size - 2}], got {k!r}")
-    check_clamped(model)
+    check_clamped(_check_model(model))
+    k = checks.integer(k, "k", 1, model.free.size - 2)
+    return_modes = checks.boolean(return_modes, "return_modes")
+    K, M = _check_matrix(model, K, "K"), _check_matrix(model, M, "M")
     K = linear_stiffness(model) if K is None else K
     M = mass(model) if M is None else M
     Kf, Mf = condense(model, K), condense(model, M)
@@ -484,8 +506,8 @@ def frequencies(model, k=2, return_modes=False, K=None, M=None):
         raise ConvergenceError(f"shift-invert Lanczos found {len(err.eigenvalues)} of k = {k} "
                                "eigenvalues") from err
     except RuntimeError as err:          # splu of a singular K inside eigsh
-        raise ValueError(f"K (condensed stiffness) is singular: is the model clamped "
-                         f"(fixed dofs)? ({err})") from err
+        raise SolveError(where="fem.frequencies: K (condensed stiffness)", reason="singular",
+                         message=str(err)) from err
     order = np.argsort(lam)
     omega = np.sqrt(lam[order])
     if not return_modes:
@@ -501,13 +523,12 @@ def highest_frequency(model, K=None, M=None):
     Lanczos on the largest algebraic eigenvalue with ``M^{-1}`` applied by a
     sparse LU; ``2/omega_max`` is the stability limit of central differences.
     """
+    _check_model(model)
+    K, M = _check_matrix(model, K, "K"), _check_matrix(model, M, "M")
     K = linear_stiffness(model) if K is None else K
     M = mass(model) if M is None else M
     Kf, Mf = condense(model, K).tocsc(), condense(model, M).tocsc()
-    try:
-        lu = spla.splu(Mf)
-    except RuntimeError as err:
-        raise ValueError(f"M (condensed mass) is singular: is rho > 0? ({err})") from err
+    lu = linalg.factor(Mf, where="fem.highest_frequency: M (condensed mass)")
     Minv = spla.LinearOperator(Kf.shape, matvec=lu.solve, dtype=float)
     try:
         lam = spla.eigsh(Kf, k=1, M=Mf, Minv=Minv, which="LA", tol=1e-12,
@@ -539,8 +560,8 @@ def bending_frequencies(model, k=2):
     ------
     ConvergenceError if the lowest ``4 k + 4`` eigenmodes hold fewer than ``k`` bending ones.
     """
-    if not (isinstance(k, (int, np.integer)) and k >= 1):
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
+    _check_model(model)
+    k = checks.integer(k, "k", 1, model.free.size - 2)
     K, M = linear_stiffness(model), mass(model)
     want = min(4 * k + 4, model.free.size - 2)
     omega, modes = frequencies(model, want, return_modes=True, K=K, M=M)
@@ -589,19 +610,17 @@ def mixed_solve(model, load):
     >>> round(-tip_deflection(m, u) / euler_bernoulli_tip(m), 4)
     0.9933
     """
+    _check_model(model)
     if model.mesh.element != "T6":
-        raise ValueError(f"mixed_solve needs a T6 model, got {model.mesh.element!r}")
-    load = np.asarray(load, dtype=float)
-    if load.shape != (model.n_dofs,):
-        raise ValueError(f"load must have shape ({model.n_dofs},), got {load.shape}")
+        raise ValueError(f"model must be on a T6 mesh for mixed_solve, got {model.mesh.element!r}")
+    load = checks.vector(load, "load", model.n_dofs)
     check_clamped(model)
     Kuu, Bup, Mpp, pidx = taylor_hood_blocks(model, model.mu)
     npr = Mpp.shape[0]
     fr = model.free
     Kb = sp.bmat([[Kuu[fr][:, fr], Bup[:, fr].T], [Bup[:, fr], -Mpp / model.lam]], format="csc")
     rhs = np.concatenate([load[fr], np.zeros(npr)])
-    x = sparse_solve(Kb, rhs, "the mixed saddle-point matrix",
-                      "is the model clamped? (fixed dofs)")
+    x = linalg.solve(Kb, rhs, where="fem.mixed_solve: the saddle-point matrix")
     u = expand(model, x[:fr.size])
     return u, -x[fr.size:][pidx]
 
@@ -612,12 +631,15 @@ def pressure(model, u, points=None):
     ``points`` are reference coordinates (n_p, 2) (default: the corners), the
     result has shape (n_el, n_p).  For T3 ``div u`` is constant per element.
     """
-    xi = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) if points is None else np.asarray(points)
+    _check_model(model)
+    u = check_u(model, u)
+    xi = (np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) if points is None
+          else checks.array(points, "points", shape=(None, 2)))
     _, dN = shape_functions(model.mesh.element, xi)
     Xc = model.mesh.nodes[model.mesh.elements[:, :3]]
     Jinv = np.linalg.inv(np.stack([Xc[:, 1] - Xc[:, 0], Xc[:, 2] - Xc[:, 0]], 2))
     G = np.einsum("qak,ekJ->eqaJ", dN, Jinv)
-    ue = np.asarray(u).reshape(-1, 2)[model.mesh.elements]
+    ue = u.reshape(-1, 2)[model.mesh.elements]
     div = np.einsum("eai,eqai->eq", ue, G)
     return -model.lam * div
 
@@ -638,14 +660,19 @@ def cable_row(model, eyelets):
     With the KKT convention ``K u = f + B^T lambda`` of :mod:`lib.constraints`,
     the multiplier of ``B u = delta*`` is the cable tension.
     """
-    e = np.asarray(eyelets, dtype=np.int64)
-    if e.ndim != 1 or e.size < 2:
-        raise ValueError(f"eyelets must list at least two node numbers, got {eyelets!r}")
+    checks.kind(model, "model", Space, "a finite-element space (a lib.fem.Model)")
+    e = np.asarray(eyelets) if not isinstance(eyelets, (str, bytes)) and eyelets is not None else None
+    if e is None or e.dtype.kind not in "iu" or e.ndim != 1 or e.size < 2:
+        raise ValueError(f"eyelets must list at least two node numbers, got "
+                         f"{checks.show(eyelets)}")
+    if e.min() < 0 or e.max() >= len(model.mesh.nodes):
+        raise ValueError(f"eyelets must be node numbers in [0, {len(model.mesh.nodes)}), got "
+                         f"{checks.show(eyelets)}")
     X = model.mesh.nodes[e]
     d = np.diff(X, axis=0)
     ln = np.linalg.norm(d, axis=1)
     if np.any(ln == 0):
-        raise ValueError("consecutive eyelets must be distinct points")
+        raise ValueError("eyelets must be distinct points in a row (consecutive repeats)")
     t = d / ln[:, None]
     B = np.zeros((model.n_dofs // 2, 2))
     np.add.at(B, e[1:], -t)
@@ -661,10 +688,11 @@ def section_rows(model, x=0.0):
     the mean section rotation (as Timoshenko beam theory does) but lets the face
     contract (Poisson) and warp, unlike the full clamp of :func:`clamped_dofs`.
     """
-    mesh = model.mesh
+    checks.kind(model, "model", Space, "a finite-element space (a lib.fem.Model)")
+    mesh, x = model.mesh, checks.real(x, "x")
     on = np.flatnonzero(np.isclose(mesh.nodes[:, 0], x))
     if on.size < 2:
-        raise ValueError(f"no face of nodes at X = {x!r}")
+        raise ValueError(f"x must be the X of a face of nodes, got {x!r}")
     idx = on[np.argsort(mesh.nodes[on, 1])]
     y = mesh.nodes[idx, 1]
     p = 1 if mesh.element == "T3" else 2
@@ -688,17 +716,24 @@ def section_rows(model, x=0.0):
 # --------------------------------------------------------------------------------------
 def plane_strain_modulus(model):
     """``E' = E / (1 - nu^2)``."""
-    return model.E / (1 - model.nu**2)
+    return _check_model(model).E / (1 - model.nu**2)
 
 
 def euler_bernoulli_tip(model, total=1.0):
     r"""Euler-Bernoulli tip deflection ``P L^3 / (3 E' I)``, ``E' = E/(1-nu^2)``, ``I = h^3/12``."""
-    m = model.mesh
+    m = _check_model(model).mesh
+    total = checks.real(total, "total")
     return total * m.length**3 / (3 * plane_strain_modulus(model) * m.height**3 / 12)
 
 
 def deflection_ratio(model, u, total=1.0):
-    """Tip deflection of ``u`` (load ``total`` down) over ``P L^3/(3 E' I)``; 1 = Euler-Bernoulli."""
+    """Tip deflection of ``u`` (load ``total`` down) over ``P L^3/(3 E' I)``; 1 = Euler-Bernoulli.
+
+    ``total`` is the resultant (non-zero; its sign is the load's direction).
+    """
+    _check_model(model)
+    if checks.real(total, "total") == 0:
+        raise ValueError("total must be non-zero (the resultant the ratio divides by), got 0")
     return -tip_deflection(model, u) / euler_bernoulli_tip(model, total)
 
 
@@ -715,10 +750,11 @@ def timoshenko_tip_ratio(nu, slenderness=10.0, ks=None):
     >>> round(timoshenko_tip_ratio(0.3), 6)
     1.008357
     """
-    _check_nu(nu)
+    nu, slenderness = _check_nu(nu), checks.positive(slenderness, "slenderness")
     if ks is None:
         ns = nu / (1 - nu)
         ks = 10 * (1 + ns) / (12 + 11 * ns)
+    ks = checks.positive(ks, "ks")
     Ep, mu = 1 / (1 - nu**2), 1 / (2 * (1 + nu))
     return 1 + Ep / (4 * ks * mu) / slenderness**2
 
@@ -748,9 +784,8 @@ def corner_exponent(nu, angle=np.pi / 2):
     >>> round(corner_exponent(0.3), 4)
     0.7112
     """
-    _check_nu(nu)
-    if not (isinstance(angle, (int, float, np.floating)) and 0 < angle <= np.pi / 2 + 1e-15):
-        raise ValueError(f"angle must lie in (0, pi/2], got {angle!r}")
+    nu = _check_nu(nu)
+    angle = checks.real(angle, "angle", 0.0, np.pi / 2 + 1e-15, include_low=False)
     kappa = 3 - 4 * nu
 
     def g(s):
@@ -763,11 +798,7 @@ def corner_exponent(nu, angle=np.pi / 2):
     if change.size == 0:
         raise ValueError(f"no real corner exponent for angle = {angle!r}, nu = {nu!r}")
     a, b = grid[change[0]], grid[change[0] + 1]
-    try:
-        return float(sopt.brentq(g, a, b, xtol=1e-14))
-    except ValueError as err:     # not expected after the bracket search; never bare
-        raise ValueError(f"corner exponent root search failed for angle = {angle!r}, "
-                         f"nu = {nu!r}: {err}") from err
+    return float(sopt.brentq(g, a, b, xtol=1e-14))     # g(a) < 0 < g(b): brentq cannot fail
 
 
 def cantilever_tip_ratio(nx, ny, element, nu):
@@ -818,10 +849,8 @@ def cantilever_frequencies(nx, ny, element, nu, k=2):
     >>> np.round(cantilever_frequencies(10, 1, "T6", 0.3), 4).tolist()
     [1.0033, 0.9648]
     """
-    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k >= 1):
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
     model = cantilever(nx, ny, element, nu)
-    omega = bending_frequencies(model, k)
+    omega = bending_frequencies(model, checks.integer(k, "k", low=1))
     m = model.mesh
     eb = euler_bernoulli_omegas(k) * np.sqrt(
         plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))

@@ -10,28 +10,32 @@ Array layout: ``mesh.nodes`` (n_nodes, 2) reference coordinates; ``mesh.elements
 node; ``space.free`` indexes the unconstrained dofs.
 
 element    ELEMENTS, shape_functions
-mesh       Mesh, rectangle_mesh, clamped_dofs, face_nodes, edge_weights, check_mesh_args
+mesh       Mesh, rectangle_mesh, clamped_dofs, face_nodes, edge_weights, check_mesh_args,
+           check_mesh
 assembly   Space, make_space, deformation_gradient, admissible, pattern, coo_indices,
-           assemble_matrix, assemble_vector, condense, expand, check_clamped, sparse_solve,
-           ConvergenceError
+           assemble_matrix, assemble_vector, condense, expand, check_clamped, check_space,
+           check_u, solve_path, roundoff_floor, ConvergenceError
 loads      face_traction_load, tip_shear_load, face_pressure_load
 locking    DivergenceCount, divergence_matrix, divergence_free_dimension, vector_laplacian,
            taylor_hood_blocks, inf_sup_constants
 """
 from .assembly import (ConvergenceError, Space, admissible, assemble_matrix, assemble_vector,
-                       check_clamped, condense, coo_indices, deformation_gradient, expand,
-                       make_space, pattern, sparse_solve)
+                       check_clamped, check_space, check_u, condense, coo_indices,
+                       deformation_gradient, expand, make_space, pattern, roundoff_floor,
+                       solve_path)
 from .element import ELEMENTS, shape_functions
 from .loads import face_pressure_load, face_traction_load, tip_shear_load
 from .locking import (DivergenceCount, divergence_free_dimension, divergence_matrix,
                       inf_sup_constants, taylor_hood_blocks, vector_laplacian)
-from .mesh import Mesh, check_mesh_args, clamped_dofs, edge_weights, face_nodes, rectangle_mesh
+from .mesh import (Mesh, check_mesh, check_mesh_args, clamped_dofs, edge_weights, face_nodes,
+                   rectangle_mesh)
 
 __all__ = ["ELEMENTS", "shape_functions",
            "Mesh", "rectangle_mesh", "clamped_dofs", "face_nodes", "edge_weights", "check_mesh_args",
+           "check_mesh",
            "Space", "make_space", "deformation_gradient", "admissible",
            "pattern", "coo_indices", "assemble_matrix", "assemble_vector", "condense", "expand",
-           "check_clamped", "sparse_solve", "ConvergenceError",
+           "check_clamped", "check_space", "check_u", "solve_path", "roundoff_floor", "ConvergenceError",
            "face_traction_load", "tip_shear_load", "face_pressure_load",
            "DivergenceCount", "divergence_matrix", "divergence_free_dimension", "vector_laplacian",
            "taylor_hood_blocks", "inf_sup_constants"]

@@ -5,29 +5,33 @@ deformation_gradient(model, u), admissible(model, u)    F = I + grad u; whether 
 pattern(dofs, n), coo_indices(row_dofs, col_dofs)       sparsity pattern; COO rows and columns
 assemble_matrix(model, Ke), assemble_vector(model, fe)  global CSR matrix / vector
 condense(model, A, b), expand(model, u_free)            restrict to / extend from the free dofs
-check_clamped(model), sparse_solve(A, b, name, hint)    a clamp check; a sparse LU naming a
-                                                        singular matrix
+check_clamped(model), check_space(model), check_u(model, u)
+                                    the argument checks of the kit (ValueError naming them)
+solve_path(solve_at, x0, steps, where, ...)             a load path whose failure is a
+                                    ConvergenceError (lib.fem.static and its kin)
+roundoff_floor(model, modulus)      the round-off floor of an internal force
 ConvergenceError                    a nonlinear solve that did not converge
 
-``model`` is a :class:`Space` (a :class:`lib.fem.Model` is one).
+``model`` is a :class:`Space` (a :class:`lib.fem.Model` is one).  The public functions
+check their arguments; the underscored twins (``_assemble_vector`` ...) do not, for the
+kit's own hot loops.
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
-from ..core import quadrature
-from ..core.errors import ConvergenceError  # one class, shared with constraints
+from ..core import checks, quadrature
+from ..core.errors import ConvergenceError, SolveError  # one class, shared with constraints
+from ..solvers import load_path
 from .element import shape_functions
-from .mesh import Mesh
+from .mesh import check_mesh
 
 __all__ = ["Space", "make_space", "deformation_gradient", "admissible", "pattern", "coo_indices",
            "assemble_matrix", "assemble_vector", "condense", "expand", "check_clamped",
-           "sparse_solve", "ConvergenceError"]
+           "check_space", "check_u", "solve_path", "roundoff_floor", "ConvergenceError"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,20 +76,16 @@ def make_space(mesh, fixed=None):
     >>> s.G.shape, s.free.size
     ((2, 3, 6, 2), 18)
     """
-    if not isinstance(mesh, Mesh):
-        raise ValueError(f"mesh must be a Mesh, got {type(mesh).__name__}")
+    check_mesh(mesh)
     n = 2 * mesh.nodes.shape[0]
-    fixed = np.unique(np.asarray([] if fixed is None else fixed, dtype=np.int64))
-    if fixed.size and (fixed[0] < 0 or fixed[-1] >= n):
-        raise ValueError(f"fixed dofs must lie in [0, {n}), got range "
-                         f"[{fixed[0]}, {fixed[-1]}]")
+    fixed = np.unique(_indices([] if fixed is None else fixed, "fixed", n))
     free = np.setdiff1d(np.arange(n), fixed)
     p = 1 if mesh.element == "T3" else 2
     # affine map X = X1 + Jac (s, t): Jac[e, I, k] = dX_I/dxi_k from the corner nodes
     Xc = mesh.nodes[mesh.elements[:, :3]]
     Jac = np.stack([Xc[:, 1] - Xc[:, 0], Xc[:, 2] - Xc[:, 0]], 2)
     det = np.linalg.det(Jac)
-    if np.any(det <= 0):
+    if not np.all(det > 0):
         raise ValueError("mesh has inverted or degenerate elements")
     Jinv = np.linalg.inv(Jac)                                   # [e, k, J] = dxi_k/dX_J
     xq, wq = quadrature.triangle(2 * p - 2)                     # exact for linear stiffness
@@ -98,14 +98,43 @@ def make_space(mesh, fixed=None):
     dofs = (2 * mesh.elements[:, :, None] + np.arange(2)).reshape(len(mesh.elements), -1)
     for a in (fixed, free, G, w, Nm, wm, dofs):
         a.setflags(write=False)
-    return Space(mesh, fixed, free, G, w, Nm, wm, dofs, pattern(dofs, n))
+    return Space(mesh, fixed, free, G, w, Nm, wm, dofs, _pattern(dofs, n))
+
+
+def _indices(x, name, n=None, ndim=1):
+    """An integer array of dof (or node) numbers in [0, n), else a ValueError naming it."""
+    if x is None or isinstance(x, (str, bytes, bool, np.bool_)):
+        raise ValueError(f"{name} must be an array of integer indices, got {checks.show(x)}")
+    a = np.asarray(x)
+    if a.size == 0:
+        a = a.astype(np.int64)
+    if a.dtype.kind not in "iu" or a.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array of integer indices, got "
+                         f"{checks.show(x)}" + (f" (dtype {a.dtype})" if a.dtype.kind not in "iu"
+                                                else f" (shape {a.shape})"))
+    if a.size and (a.min() < 0 or (n is not None and a.max() >= n)):
+        raise ValueError(f"{name} must lie in [0, {n}), got range [{a.min()}, {a.max()}]")
+    return a.astype(np.int64, copy=False)
+
+
+def check_space(model, name="model"):
+    """``model`` as a :class:`Space` (a :class:`lib.fem.Model` is one), else a ValueError."""
+    return checks.kind(model, name, Space, "a finite-element space (lib.fem.Model, made by "
+                                           "lib.fem.make_model)")
+
+
+def check_u(model, u, name="u"):
+    """``u`` as a finite float vector of ``model.n_dofs`` entries, else a ValueError naming it."""
+    return checks.vector(u, name, model.n_dofs)
 
 
 def deformation_gradient(model, u):
     """``F[e, q] = I + grad u`` at every quadrature point, (n_el, n_q, 2, 2)."""
-    u = np.asarray(u, dtype=float)
-    if u.shape != (model.n_dofs,):
-        raise ValueError(f"u must have shape ({model.n_dofs},), got {u.shape}")
+    check_space(model)
+    return _deformation_gradient(model, check_u(model, u))
+
+
+def _deformation_gradient(model, u):
     ue = u.reshape(-1, 2)[model.mesh.elements]                # [e, a, i]
     # F[e, q] = I + ue[e]^T G[e, q] as one batched matmul (cheaper than einsum on small meshes)
     return np.eye(2) + np.matmul(np.swapaxes(ue, 1, 2)[:, None], model.G)
@@ -113,15 +142,29 @@ def deformation_gradient(model, u):
 
 def admissible(model, u):
     """Whether every quadrature point has ``det F > 0``."""
-    F = deformation_gradient(model, u)
+    check_space(model)
+    return _admissible(model, check_u(model, u))
+
+
+def _admissible(model, u):
+    F = _deformation_gradient(model, u)
     return bool(np.all(F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0] > 0))
 
 
-
-
 def pattern(dofs, n):
-    """Sparsity pattern of element matrices: (inverse map, CSR indices, indptr, nnz)."""
-    rows, cols = coo_indices(dofs, dofs)
+    """Sparsity pattern of element matrices: (inverse map, CSR indices, indptr, nnz).
+
+    ``dofs`` (n_el, n_ed) the element dofs, numbers in [0, n).
+
+    >>> pattern(np.array([[0, 2]]), 3)[3]
+    4
+    """
+    n = checks.integer(n, "n", low=1)
+    return _pattern(_indices(dofs, "dofs", n, ndim=2), n)
+
+
+def _pattern(dofs, n):
+    rows, cols = _coo_indices(dofs, dofs)
     key = rows.astype(np.int64) * n + cols
     uniq, inv = np.unique(key, return_inverse=True)
     indices = (uniq % n).astype(np.int32)
@@ -138,12 +181,27 @@ def coo_indices(row_dofs, col_dofs):
     >>> [a.tolist() for a in coo_indices(np.array([[0, 1]]), np.array([[5]]))]
     [[0, 1], [5, 5]]
     """
+    row_dofs = _indices(row_dofs, "row_dofs", ndim=2)
+    col_dofs = _indices(col_dofs, "col_dofs", ndim=2)
+    if row_dofs.shape[0] != col_dofs.shape[0]:
+        raise ValueError(f"col_dofs must have one row per element ({row_dofs.shape[0]}), got "
+                         f"shape {col_dofs.shape}")
+    return _coo_indices(row_dofs, col_dofs)
+
+
+def _coo_indices(row_dofs, col_dofs):
     return (np.repeat(row_dofs, col_dofs.shape[1], axis=1).ravel(),
             np.tile(col_dofs, (1, row_dofs.shape[1])).ravel())
 
 
 def assemble_matrix(model, Ke):
     """CSR matrix from element matrices ``Ke`` (n_el, 2 n_en, 2 n_en) (duplicates summed)."""
+    check_space(model)
+    return _assemble_matrix(model, checks.array(Ke, "Ke", shape=model.dofs.shape
+                                                + (model.dofs.shape[1],), finite=None))
+
+
+def _assemble_matrix(model, Ke):
     inv, indices, indptr, nnz = model.pattern
     data = np.bincount(inv, weights=Ke.ravel(), minlength=nnz)
     n = model.n_dofs
@@ -152,6 +210,11 @@ def assemble_matrix(model, Ke):
 
 def assemble_vector(model, fe):
     """Global vector from element vectors ``fe`` (n_el, 2 n_en)."""
+    check_space(model)
+    return _assemble_vector(model, checks.array(fe, "fe", shape=model.dofs.shape, finite=None))
+
+
+def _assemble_vector(model, fe):
     return np.bincount(model.dofs.ravel(), weights=fe.ravel(), minlength=model.n_dofs)
 
 
@@ -160,22 +223,26 @@ def condense(model, A=None, b=None):
 
     Returns the condensed matrix, vector, or the pair (whichever were given).
     """
-    fr = model.free
-    out = []
+    check_space(model)
+    n, out = model.n_dofs, []
+    if A is None and b is None:
+        raise ValueError("A and/or b must be given (a matrix and/or a vector to condense)")
     if A is not None:
-        out.append(sp.csr_matrix(A)[fr][:, fr])
+        out.append(_condense(model, checks.matrix(A, "A", (n, n), sparse=True)))
     if b is not None:
-        out.append(np.asarray(b)[fr])
-    if not out:
-        raise ValueError("give A and/or b")
+        out.append(checks.vector(b, "b", n)[model.free])
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _condense(model, A):
+    fr = model.free
+    return sp.csr_matrix(A)[fr][:, fr]
 
 
 def expand(model, u_free):
     """Full displacement vector with zeros on the fixed dofs."""
-    u_free = np.asarray(u_free, dtype=float)
-    if u_free.shape != model.free.shape:
-        raise ValueError(f"u_free must have shape {model.free.shape}, got {u_free.shape}")
+    check_space(model)
+    u_free = checks.vector(u_free, "u_free", model.free.size)
     u = np.zeros(model.n_dofs)
     u[model.free] = u_free
     return u
@@ -183,21 +250,46 @@ def expand(model, u_free):
 
 def check_clamped(model):
     """A stiffness needs >= 3 fixed dofs to lose the rigid motions; say so instead of a singular LU."""
+    check_space(model)
     if model.fixed.size < 3:
         raise ValueError(f"model.fixed holds {model.fixed.size} dofs: the model is not clamped "
                          "(at least 3 fixed dofs remove the rigid motions), its stiffness is "
                          "singular")
+    return model
 
 
-def sparse_solve(A, b, name, hint=""):
-    """``A^{-1} b`` by sparse LU; a singular ``A`` raises ValueError naming it (no bare SciPy error)."""
+def solve_path(solve_at, x0, steps, where, **kw):
+    """:func:`lib.solvers.load_path` whose failure is a :class:`ConvergenceError`.
+
+    The floors raise a :class:`~lib.core.errors.SolveError` (a ``NewtonFailure`` at a
+    load step, say); the FEM statics have always raised ``ConvergenceError``, so it is
+    re-raised as one with the same attributes and message.
+    """
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", spla.MatrixRankWarning)
-            x = spla.splu(sp.csc_matrix(A)).solve(np.asarray(b, dtype=float))
-    except (RuntimeError, spla.MatrixRankWarning) as err:
-        raise ValueError(f"{name} is singular ({err}); {hint}".rstrip("; ")) from err
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} is numerically singular (non-finite solution); {hint}"
-                         .rstrip("; "))
-    return x
+        return load_path(solve_at, x0, steps=steps, where=where, **kw)
+    except SolveError as err:
+        if isinstance(err, ConvergenceError):
+            raise
+        new = ConvergenceError(err.detail, **{k: getattr(err, k) for k in (
+            "where", "step", "nsteps", "load", "time", "iteration", "residual", "relative",
+            "tol", "reason", "halvings", "history")})
+        raise new from err
+
+
+def roundoff_floor(model, modulus):
+    r"""Round-off floor of an internal force: ``64 eps modulus max_a sum w |grad N_a|``.
+
+    The largest nodal sum of the terms ``modulus w |grad N|`` added into a force
+    component, times 64 machine epsilons: a residual below it is as converged as
+    floating point allows (``modulus`` the stiffness scale, ``2 mu + lam`` for the
+    neo-Hookean solid).
+
+    >>> from lib.fe import rectangle_mesh
+    >>> round(roundoff_floor(make_space(rectangle_mesh(2, 1, "T3")), 1.0) / 2.0**-52, 9)
+    384.0
+    """
+    check_space(model)
+    modulus = checks.positive(modulus, "modulus")
+    gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]          # [e, q, a]
+    node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
+    return float(64 * np.finfo(float).eps * modulus * node_scale.max())

@@ -14,13 +14,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import checks
+
 __all__ = ["ELEMENTS", "shape_functions"]
 
 ELEMENTS = ("T3", "T6")
 
 
 def shape_functions(element, xi):
-    """Shape functions N (n_q, n_en) and reference gradients dN (n_q, n_en, 2) at ``xi``."""
+    """Shape functions N (n_q, n_en) and reference gradients dN (n_q, n_en, 2) at ``xi``.
+
+    ``element`` is "T3" or "T6"; ``xi`` (n_q, 2) reference coordinates (any finite
+    points: the polynomials extend outside the reference triangle).
+    """
+    checks.choice(element, "element", ELEMENTS)
+    return _shape_functions(element, checks.array(xi, "xi", shape=(None, 2)))
+
+
+def _shape_functions(element, xi):
+    """:func:`shape_functions` without the argument checks (for the kit's own calls)."""
     s, t = xi[:, 0], xi[:, 1]
     L1, L2, L3 = 1 - s - t, s, t
     one, zero = np.ones_like(s), np.zeros_like(s)

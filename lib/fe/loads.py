@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mesh import edge_weights
+from ..core import checks
+from .assembly import check_space
+from .mesh import SIDES, edge_weights
 
 __all__ = ["face_traction_load", "tip_shear_load", "face_pressure_load"]
 
@@ -25,9 +27,9 @@ def face_traction_load(model, side, traction):
     >>> round(float(f[1::2].sum()), 12)
     -3.0
     """
-    t = np.asarray(traction, dtype=float)
-    if t.shape != (2,):
-        raise ValueError(f"traction must be a pair (t_x, t_y), got {traction!r}")
+    check_space(model)
+    checks.choice(side, "side", SIDES)
+    t = checks.vector(traction, "traction", 2)
     idx, wts = edge_weights(model.mesh, side)
     f = np.zeros(model.n_dofs)
     f[2 * idx] = t[0] * wts
@@ -36,7 +38,12 @@ def face_traction_load(model, side, traction):
 
 
 def tip_shear_load(model, total=1.0):
-    """Uniform shear traction on X = length with resultant ``-total`` in y (consistent loads)."""
+    """Uniform shear traction on X = length with resultant ``-total`` in y (consistent loads).
+
+    ``total`` any finite number (negative pushes up, 0 gives no load).
+    """
+    check_space(model)
+    total = checks.real(total, "total")
     return face_traction_load(model, "right", (0.0, -total / model.mesh.height))
 
 
@@ -48,9 +55,15 @@ def face_pressure_load(model, side="top", x_range=(-np.inf, np.inf)):
     Its transpose ``B = g^T`` maps ``u`` to the volume gained by a chamber
     sitting on that face, so ``p`` is the multiplier of a chamber-volume constraint.
     """
-    if side not in ("top", "bottom"):
-        raise ValueError(f"side must be 'top' or 'bottom', got {side!r}")
+    check_space(model)
+    checks.choice(side, "side", ("top", "bottom"))
+    x_range = checks.vector(x_range, "x_range", 2, finite=False)
+    if not x_range[0] < x_range[1]:
+        raise ValueError(f"x_range must be an interval (lo < hi), got {checks.show(x_range)}")
     idx, wts = edge_weights(model.mesh, side, *x_range)
+    if not wts.any():
+        raise ValueError(f"x_range must cover at least one edge of the {side} face, got "
+                         f"{checks.show(x_range)}")
     f = np.zeros(model.n_dofs)
     f[2 * idx + 1] = -wts if side == "top" else wts
     return f

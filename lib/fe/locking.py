@@ -14,9 +14,9 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from ..core import quadrature
-from .assembly import (ConvergenceError, Space, assemble_matrix, check_clamped, coo_indices,
-                       make_space, sparse_solve)
+from ..core import checks, linalg, quadrature
+from .assembly import (ConvergenceError, assemble_matrix, coo_indices, check_clamped,
+                       check_space, make_space)
 from .element import shape_functions
 from .mesh import check_mesh_args, clamped_dofs, rectangle_mesh
 
@@ -54,8 +54,7 @@ def divergence_matrix(model):
     >>> divergence_matrix(make_space(rectangle_mesh(2, 1, "T3"))).shape
     (4, 12)
     """
-    if not isinstance(model, Space):
-        raise ValueError(f"model must be a Space (a fem.Model), got {type(model).__name__}")
+    check_space(model)
     nel, nq = model.w.shape
     ne = 2 * model.G.shape[2]
     De = np.sqrt(model.w)[:, :, None, None] * model.G                   # [e, q, a, i]
@@ -92,9 +91,8 @@ def divergence_free_dimension(nx, ny, element, rtol=1e-10):
     >>> divergence_free_dimension(20, 2, "T3")[:4]
     (120, 80, 80, 40)
     """
-    check_mesh_args(nx, ny, element)
-    if not (isinstance(rtol, (int, float, np.floating)) and 0 < rtol < 1):
-        raise ValueError(f"rtol must lie in (0, 1), got {rtol!r}")
+    nx, ny, element = check_mesh_args(nx, ny, element)
+    rtol = checks.real(rtol, "rtol", 0.0, 1.0, include_low=False, include_high=False)
     mesh = rectangle_mesh(nx, ny, element, length=10.0, height=1.0)
     model = make_space(mesh, clamped_dofs(mesh))
     Df = divergence_matrix(model)[:, model.free]
@@ -115,6 +113,11 @@ def divergence_free_dimension(nx, ny, element, rtol=1e-10):
 def vector_laplacian(model, mu=None):
     """Vector Laplacian ``int grad v : grad w`` (the H1 seminorm) on any element, all dofs;
     with ``mu`` the deviatoric stiffness ``int 2 mu eps(v) : eps(w)`` instead."""
+    check_space(model)
+    return _vector_laplacian(model, None if mu is None else checks.positive(mu, "mu"))
+
+
+def _vector_laplacian(model, mu=None):
     I = np.eye(2)
     A0 = np.einsum("ik,JL->iJkL", I, I)
     if mu is not None:   # the tangent of a material with lam = 0 at F = I
@@ -132,13 +135,20 @@ def taylor_hood_blocks(model, mu=None):
     (:func:`vector_laplacian`); ``B[p, dof] = int N_p div N_dof``; ``Mp = int N_p N_q``
     the pressure mass; ``pidx`` (n_el, 3) the pressure number of every corner.
     """
+    check_space(model)
+    if model.mesh.element != "T6":
+        raise ValueError(f"model must be on a T6 mesh (Taylor-Hood), got {model.mesh.element!r}")
+    return _taylor_hood_blocks(model, None if mu is None else checks.positive(mu, "mu"))
+
+
+def _taylor_hood_blocks(model, mu=None):
     mesh = model.mesh
     corners = mesh.elements[:, :3]
     cnodes, pidx = np.unique(corners, return_inverse=True)
     pidx = pidx.reshape(corners.shape)
     npr = cnodes.size
     ne = 2 * model.G.shape[2]
-    Kuu = vector_laplacian(model, mu)
+    Kuu = _vector_laplacian(model, mu)
     # pressure shape functions (linear, = area coordinates) at the stiffness points
     xq, _ = quadrature.triangle(2)
     Np, _ = shape_functions("T3", xq)                                        # (n_q, 3)
@@ -182,30 +192,25 @@ def inf_sup_constants(model, k=1, pressure="taylor-hood"):
     >>> round(float(inf_sup_constants(make_space(mesh, clamped_dofs(mesh)))[0]), 3)
     0.647
     """
-    if not isinstance(model, Space):
-        raise ValueError(f"model must be a Space (a fem.Model), got {type(model).__name__}")
     check_clamped(model)
+    checks.choice(pressure, "pressure", ("taylor-hood", "quadrature"))
     fr = model.free
     if pressure == "taylor-hood":
         if model.mesh.element != "T6":
             raise ValueError(f"pressure='taylor-hood' needs a T6 model, got "
                              f"{model.mesh.element!r}")
-        A, B, Mp, _ = taylor_hood_blocks(model)
+        A, B, Mp, _ = _taylor_hood_blocks(model)
         Mp = Mp.toarray()
-    elif pressure == "quadrature":
-        A = vector_laplacian(model)
+    else:
+        A = _vector_laplacian(model)
         B = sp.diags(np.sqrt(model.w.ravel())) @ divergence_matrix(model)
         Mp = np.diag(model.w.ravel())
-    else:
-        raise ValueError(f"pressure must be 'taylor-hood' or 'quadrature', got {pressure!r}")
     npr = Mp.shape[0]
-    if not (isinstance(k, (int, np.integer)) and not isinstance(k, bool) and 1 <= k <= npr):
-        raise ValueError(f"k must be an integer in [1, {npr}], got {k!r}")
+    k = checks.integer(k, "k", 1, npr)
     if npr > 4000:
         raise ValueError(f"model has {npr} pressures, too many for the dense eigenproblem")
     Bf = B[:, fr].toarray()
-    AinvBt = sparse_solve(A[fr][:, fr], Bf.T, "the vector Laplacian on the free dofs",
-                          "is the model clamped? (fixed dofs)")
+    AinvBt = linalg.solve(A[fr][:, fr], Bf.T, where="the vector Laplacian on the free dofs")
     S = Bf @ AinvBt
     try:
         ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, k - 1])

@@ -5,6 +5,7 @@ clamped_dofs(mesh, x)             both dofs of every node on the face X = x
 face_nodes(mesh, side)            the nodes of a face, sorted along it
 edge_weights(mesh, side, lo, hi)  the consistent weights int N_a ds of a face's nodes
 check_mesh_args(nx, ny, element)  the argument check of rectangle_mesh
+check_mesh(mesh, name)            a Mesh with at least one element (else ValueError naming it)
 """
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import checks
 from .element import ELEMENTS
 
 __all__ = ["Mesh", "rectangle_mesh", "clamped_dofs", "face_nodes", "edge_weights",
-           "check_mesh_args"]
+           "check_mesh_args", "check_mesh"]
+
+SIDES = ("right", "left", "top", "bottom")
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,12 +47,33 @@ class Mesh:
 
 
 def check_mesh_args(nx, ny, element):
-    """``element`` one of :data:`ELEMENTS`, ``nx`` and ``ny`` integers >= 1 (else ValueError)."""
-    if element not in ELEMENTS:
-        raise ValueError(f"element must be one of {ELEMENTS}, got {element!r}")
-    for name, n in (("nx", nx), ("ny", ny)):
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
+    """``(nx, ny, element)`` checked: integers >= 1 and one of :data:`ELEMENTS` (else ValueError).
+
+    >>> check_mesh_args(np.int64(2), 1, "T6")
+    (2, 1, 'T6')
+    """
+    return (checks.integer(nx, "nx", low=1), checks.integer(ny, "ny", low=1),
+            checks.choice(element, "element", ELEMENTS))
+
+
+def check_mesh(mesh, name="mesh"):
+    """``mesh`` as a :class:`Mesh` with at least one element, else a ValueError naming ``name``.
+
+    >>> m = rectangle_mesh(1, 1)
+    >>> check_mesh(Mesh(m.nodes, m.elements[:0], "T3", 1, 1, 10.0, 1.0, "/"))
+    Traceback (most recent call last):
+        ...
+    ValueError: mesh must have at least one element, got elements of shape (0, 3)
+    """
+    checks.kind(mesh, name, Mesh, "a triangle mesh (lib.fe.Mesh, made by rectangle_mesh)")
+    el, n_en = np.asarray(mesh.elements), 3 if mesh.element == "T3" else 6
+    if el.ndim != 2 or el.shape[0] == 0 or el.shape[1] != n_en:
+        raise ValueError(f"{name} must have at least one element, got elements of shape "
+                         f"{el.shape}" + ("" if el.ndim == 2 and el.shape[0] == 0 else
+                                          f" (a {mesh.element} mesh has {n_en} per element)"))
+    if el.dtype.kind not in "iu" or el.min() < 0 or el.max() >= len(mesh.nodes):
+        raise ValueError(f"{name} must number its element nodes 0..{len(mesh.nodes) - 1}")
+    return mesh
 
 
 def rectangle_mesh(nx, ny, element="T3", length=10.0, height=1.0, diagonal="/"):
@@ -76,11 +101,9 @@ def rectangle_mesh(nx, ny, element="T3", length=10.0, height=1.0, diagonal="/"):
     >>> m.nodes.shape, m.elements.shape
     ((15, 2), (4, 6))
     """
-    check_mesh_args(nx, ny, element)
-    if not (length > 0 and height > 0):
-        raise ValueError(f"length and height must be > 0, got {length!r}, {height!r}")
-    if diagonal not in ("/", "\\"):
-        raise ValueError(f"diagonal must be '/' or '\\\\', got {diagonal!r}")
+    nx, ny, element = check_mesh_args(nx, ny, element)
+    length, height = checks.positive(length, "length"), checks.positive(height, "height")
+    checks.choice(diagonal, "diagonal", ("/", "\\"))
     p = 1 if element == "T3" else 2
     mx, my = p * nx + 1, p * ny + 1
     X, Y = np.meshgrid(np.linspace(0, length, mx), np.linspace(-height / 2, height / 2, my),
@@ -113,18 +136,28 @@ def rectangle_mesh(nx, ny, element="T3", length=10.0, height=1.0, diagonal="/"):
 
 
 def clamped_dofs(mesh, x=0.0):
-    """Both dofs of every node on the face ``X = x`` (a full clamp)."""
+    """Both dofs of every node on the face ``X = x`` (a full clamp); ``x`` must be the X of
+    a column of nodes (else ValueError)."""
+    check_mesh(mesh)
+    x = checks.real(x, "x")
     on = np.flatnonzero(np.isclose(mesh.nodes[:, 0], x))
+    if on.size == 0:
+        raise ValueError(f"x must be the X of a column of nodes (a face to clamp), got {x!r}")
     return np.sort(np.concatenate([2 * on, 2 * on + 1]))
 
 
 def face_nodes(mesh, side):
+    """The nodes of a face of the rectangle ("right", "left", "top", "bottom"), sorted along it."""
+    check_mesh(mesh)
+    checks.choice(side, "side", SIDES)
+    return _face_nodes(mesh, side)
+
+
+def _face_nodes(mesh, side):
     X, Y = mesh.nodes[:, 0], mesh.nodes[:, 1]
     sel = {"right": (np.isclose(X, mesh.length), Y), "left": (np.isclose(X, 0.0), Y),
            "top": (np.isclose(Y, mesh.height / 2), X),
            "bottom": (np.isclose(Y, -mesh.height / 2), X)}
-    if side not in sel:
-        raise ValueError(f"side must be one of {tuple(sel)}, got {side!r}")
     on, coord = sel[side]
     idx = np.flatnonzero(on)
     return idx[np.argsort(coord[idx])]
@@ -136,7 +169,14 @@ def edge_weights(mesh, side, lo=-np.inf, hi=np.inf):
     ``lo, hi`` must fall on element edge ends.  Linear edges give ``(1/2, 1/2) l``,
     quadratic edges ``(1/6, 2/3, 1/6) l``.
     """
-    idx = face_nodes(mesh, side)
+    check_mesh(mesh)
+    checks.choice(side, "side", SIDES)
+    lo, hi = checks.real(lo, "lo", inf=True), checks.real(hi, "hi", inf=True)
+    return _edge_weights(mesh, side, lo, hi)
+
+
+def _edge_weights(mesh, side, lo=-np.inf, hi=np.inf):
+    idx = _face_nodes(mesh, side)
     s = mesh.nodes[idx, 1 if side in ("left", "right") else 0]
     p = 1 if mesh.element == "T3" else 2
     wts = np.zeros(idx.size)
