@@ -72,6 +72,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .core import checks
 from .core.errors import NewtonError, NewtonFailure, SolveError
 from .solvers.continuation import halving
 from .solvers.newton import NewtonInfo, newton_solve
@@ -83,7 +84,7 @@ _EPS = np.finfo(float).eps
 __all__ = [
     # Newton and its failures
     "newton_solve", "halving", "NewtonError", "NewtonFailure", "NewtonInfo", "RelaxationError",
-    "Trajectory",
+    "NonFiniteState", "Trajectory", "MAX_STEPS",
     # explicit steps, runs and observation
     "verlet_step", "central_difference_step", "verlet", "damped_verlet_step", "relax",
     "leapfrog_damped_step", "observe", "kinetic_energy",
@@ -100,12 +101,74 @@ __all__ = [
 
 
 _PREDICTORS = ("displacement", "velocity", "acceleration")
+#: Default cap on the steps of one run (:func:`verlet`, :func:`newmark`,
+#: :func:`generalized_alpha`, :func:`discrete_gradient`, :func:`observe`, :func:`relax`):
+#: a longer run is refused up front (ValueError naming ``nsteps``, ``dt`` and the end
+#: time) unless ``max_steps`` is raised; follow a long run with ``progress``.
+MAX_STEPS = 10**6
 
 
-def _check_predictor(predictor):
-    if predictor not in _PREDICTORS:
-        raise ValueError(f"predictor must be one of {_PREDICTORS}, got {predictor!r}")
-    return predictor
+def _states(vector=False, **named):
+    """Finite float arrays of one shape (fast when they already are), each checked by name."""
+    out, first = [], None
+    for name, x in named.items():
+        if not (type(x) is np.ndarray and x.dtype == np.float64 and np.isfinite(x).all()):
+            x = checks.array(x, name)
+        if first is None:
+            first = (name, x.shape)
+            if vector and x.ndim != 1:
+                raise ValueError(f"{name} must be a 1-D array (n,), got shape {x.shape}")
+        elif x.shape != first[1]:
+            raise ValueError(f"{name} must have the shape of {first[0]} {first[1]}, got "
+                             f"{x.shape}")
+        out.append(x)
+    return out
+
+
+def _force_value(f, x):
+    """force(x)[0] as an array of the shape of x (a ValueError naming force otherwise)."""
+    f = np.asarray(f, dtype=float)
+    if f.shape != x.shape:
+        raise ValueError(f"force(u) must return f of the shape of u {x.shape}, got shape "
+                         f"{f.shape}")
+    return f
+
+
+def _newton_options(tol, maxiter, predictor, line_search, max_halvings):
+    """The options every implicit step passes to :func:`newton_solve` (ValueError naming one)."""
+    checks.nonnegative(tol, "tol")
+    checks.integer(maxiter, "maxiter", low=0)
+    checks.choice(predictor, "predictor", _PREDICTORS)
+    if not (isinstance(line_search, (bool, np.bool_)) or (isinstance(line_search, str)
+                                                          and line_search == "fallback")):
+        raise ValueError(f"line_search must be True, False or 'fallback', got "
+                         f"{checks.show(line_search)}")
+    checks.integer(max_halvings, "max_halvings", low=0)
+
+
+def _optional(**functions):
+    """Each given (not None) argument is a callable (ValueError naming it)."""
+    for name, f in functions.items():
+        if f is not None:
+            checks.function(f, name)
+
+
+def _step_cap(nsteps, max_steps, dt=None):
+    """nsteps, refused up front past ``max_steps`` (naming dt and the end time if given)."""
+    nsteps = checks.integer(nsteps, "nsteps", low=0)
+    max_steps = checks.integer(max_steps, "max_steps", low=1)
+    if nsteps > max_steps:
+        span = "" if dt is None else f" steps of dt = {dt:g} (to t_end = {nsteps * dt:g})"
+        raise ValueError(f"nsteps = {nsteps}{span} exceed max_steps = {max_steps}: pass a "
+                         f"larger max_steps to run them (and progress= to follow the run)")
+    return nsteps
+
+
+def _run_options(dt, nsteps, every, callback, max_steps, progress):
+    """dt, nsteps, every of a run, refused up front past ``max_steps``."""
+    dt = checks.positive(dt, "dt")
+    _optional(callback=callback, progress=progress)
+    return dt, _step_cap(nsteps, max_steps, dt), checks.integer(every, "every", low=1)
 
 
 def _predict(predictor, u, v, a, h):
@@ -119,6 +182,14 @@ def _predict(predictor, u, v, a, h):
 
 class RelaxationError(SolveError):
     """Dynamic relaxation did not come to rest within its step budget."""
+
+
+class NonFiniteState(SolveError, FloatingPointError):
+    """A run's state (or an observed value) became non-finite: names the step and time.
+
+    A :class:`~lib.core.errors.SolveError` (``reason="diverged"``) and, as before, a
+    ``FloatingPointError``, so either ``except`` catches it.
+    """
 
 
 @dataclass(frozen=True)
@@ -147,19 +218,6 @@ class Trajectory:
     a: np.ndarray
     steps: np.ndarray
     info: dict = field(default_factory=dict)
-
-
-def _check_dt(dt):
-    dt = float(dt)
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive finite number, got {dt!r}")
-    return dt
-
-
-def _check_int(n, name, low=0):
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {n!r}")
-    return int(n)
 
 
 # ---------------------------------------------------------------------------
@@ -194,6 +252,11 @@ def verlet_step(q, v, a, dt, accel):
     >>> q.round(6).tolist(), v.round(6).tolist()
     ([0.995], [-0.09975])
     """
+    q, v, a = _states(q=q, v=v, a=a)
+    return _verlet_step(q, v, a, checks.positive(dt, "dt"), checks.function(accel, "accel"))
+
+
+def _verlet_step(q, v, a, dt, accel):
     vh = v + 0.5 * dt * a
     q1 = q + dt * vh
     a1 = np.asarray(accel(q1), dtype=float)
@@ -216,25 +279,24 @@ def central_difference_step(u, v, a, dt, accel):
     >>> u.round(6).tolist()
     [0.98]
     """
+    u, v, a = _states(u=u, v=v, a=a)
+    dt = checks.positive(dt, "dt")
+    checks.function(accel, "accel")
     u1 = u + dt * v + 0.5 * dt * dt * a
     a1 = np.asarray(accel(u1), dtype=float)
     return u1, v + 0.5 * dt * (a + a1), a1
 
 
-def _run(step, q0, v0, dt, nsteps, every, callback, a0, info=None):
-    dt = _check_dt(dt)
-    nsteps = _check_int(nsteps, "nsteps")
-    every = _check_int(every, "every", 1)
-    q = np.array(q0, dtype=float)
-    v = np.array(v0, dtype=float)
-    if v.shape != q.shape:
-        raise ValueError(f"v0 must have the shape of q0 {q.shape}, got {v.shape}")
-    a = np.asarray(a0, dtype=float)
+def _run(step, q, v, a, dt, nsteps, every, callback, info=None, progress=None, where="run"):
+    """March ``step`` from a checked start, sampling every ``every`` steps (see :func:`verlet`)."""
     ts, qs, vs, as_, ks = [0.0], [q.copy()], [v.copy()], [a.copy()], [0]
     for n in range(1, nsteps + 1):
         q, v, a = step(q, v, a)
         if not (np.all(np.isfinite(q)) and np.all(np.isfinite(v))):
-            raise FloatingPointError(f"state became non-finite at step {n} (t = {n * dt:.6g})")
+            raise NonFiniteState("the state became non-finite (is dt above the stable step?)",
+                                 where=where, reason="diverged", step=n, time=n * dt)
+        if progress is not None:
+            progress(n, nsteps)
         if n % every == 0 or n == nsteps:
             ts.append(n * dt)
             qs.append(q.copy())
@@ -247,8 +309,9 @@ def _run(step, q0, v0, dt, nsteps, every, callback, a0, info=None):
                       {} if info is None else info)
 
 
-def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None):
-    """Run velocity Verlet for ``nsteps`` steps.
+def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None, max_steps=MAX_STEPS,
+           progress=None):
+    """Run velocity Verlet for ``nsteps`` steps, to ``t_end = nsteps dt`` exactly.
 
     Parameters
     ----------
@@ -265,6 +328,11 @@ def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None):
     callback : callable, optional
         ``callback(n, t, q, v, a)`` at each kept sample; returning ``False``
         stops the run there.
+    max_steps : int
+        Cap on ``nsteps`` (default :data:`MAX_STEPS` = 10^6): a longer run is a
+        ValueError before the first step, naming ``nsteps``, ``dt`` and the end time.
+    progress : callable, optional
+        ``progress(n, nsteps)`` after every step (a progress bar for a long run).
 
     Returns
     -------
@@ -272,8 +340,11 @@ def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None):
 
     Raises
     ------
-    FloatingPointError
-        If the state becomes non-finite (names the step and time).
+    NonFiniteState
+        A :class:`~lib.core.errors.SolveError` and ``FloatingPointError``: the state
+        became non-finite (names the step and time).
+    ValueError
+        Bad input (named), or ``nsteps > max_steps``.
 
     Examples
     --------
@@ -281,9 +352,20 @@ def verlet(q0, v0, dt, nsteps, accel, every=1, callback=None):
     >>> tr.steps.tolist(), tr.q[:, 0].round(3).tolist()
     ([0, 314, 628], [1.0, -1.0, 1.0])
     """
-    q0 = np.asarray(q0, dtype=float)
-    return _run(lambda q, v, a: verlet_step(q, v, a, dt, accel), q0, v0, dt, nsteps,
-                every, callback, accel(q0))
+    dt, nsteps, every = _run_options(dt, nsteps, every, callback, max_steps, progress)
+    q0, v0 = _states(q0=q0, v0=v0)
+    a0 = _accel0(checks.function(accel, "accel"), q0)
+    return _run(lambda q, v, a: _verlet_step(q, v, a, dt, accel), q0, v0, a0, dt, nsteps,
+                every, callback, progress=progress, where="verlet")
+
+
+def _accel0(accel, q0, name="accel"):
+    """accel(q0), which must be finite and of the shape of q0 (ValueError naming accel)."""
+    a0 = np.asarray(accel(q0), dtype=float)
+    if a0.shape != q0.shape or not np.all(np.isfinite(a0)):
+        raise ValueError(f"{name}(q0) must be a finite array of the shape of q0 {q0.shape}, got "
+                         f"{checks.show(a0)}")
+    return a0
 
 
 def damped_verlet_step(q, v, a, dt, accel, c):
@@ -301,14 +383,19 @@ def damped_verlet_step(q, v, a, dt, accel, c):
     >>> np.allclose([q, v], verlet_step(np.ones(1), np.ones(1), -np.ones(1), 0.1, lambda q: -q)[:2])
     True
     """
-    c = float(c)
+    q, v, a = _states(q=q, v=v, a=a)
+    return _damped_verlet_step(q, v, a, checks.positive(dt, "dt"),
+                               checks.function(accel, "accel"), checks.nonnegative(c, "c"))
+
+
+def _damped_verlet_step(q, v, a, dt, accel, c):
     vh = v + 0.5 * dt * (a - c * v)
     q1 = q + dt * vh
     a1 = np.asarray(accel(q1), dtype=float)
     return q1, (vh + 0.5 * dt * a1) / (1.0 + 0.5 * dt * c), a1
 
 
-def relax(q0, accel, dt, c, vtol=1e-9, check_every=1000, max_steps=10**6, v0=None,
+def relax(q0, accel, dt, c, vtol=1e-9, check_every=1000, max_steps=MAX_STEPS, v0=None,
           callback=None, callback_every=1):
     """Damped dynamic relaxation: march :func:`damped_verlet_step` to rest.
 
@@ -340,29 +427,33 @@ def relax(q0, accel, dt, c, vtol=1e-9, check_every=1000, max_steps=10**6, v0=Non
     >>> round(float(q[0]), 8), n
     (1.0, 100)
     """
-    dt = _check_dt(dt)
-    check_every = _check_int(check_every, "check_every", 1)
-    q = np.array(q0, dtype=float)
-    v = np.zeros_like(q) if v0 is None else np.array(v0, dtype=float)
-    a = np.asarray(accel(q), dtype=float)
-    callback_every = _check_int(callback_every, "callback_every", 1)
+    dt, c = checks.positive(dt, "dt"), checks.nonnegative(c, "c")
+    vtol = checks.positive(vtol, "vtol")
+    check_every = checks.integer(check_every, "check_every", low=1)
+    max_steps = checks.integer(max_steps, "max_steps", low=1)
+    callback_every = checks.integer(callback_every, "callback_every", low=1)
+    _optional(callback=callback)
+    (q,) = _states(q0=q0)
+    v = np.zeros_like(q) if v0 is None else _states(q0=q, v0=v0)[1]
+    q, v = q.copy(), v.copy()
+    a = _accel0(checks.function(accel, "accel"), q)
     n = 0
     while True:
         for _ in range(check_every):
-            q, v, a = damped_verlet_step(q, v, a, dt, accel, c)
+            q, v, a = _damped_verlet_step(q, v, a, dt, accel, c)
             n += 1
             if callback is not None and n % callback_every == 0:
                 callback(n, q, v)
         vmax = float(np.abs(v).max())
         if not np.isfinite(vmax):
-            raise RelaxationError(f"dynamic relaxation diverged by step {n} (t = {n * dt:.6g})")
+            raise RelaxationError("dynamic relaxation diverged", where="relax",
+                                  reason="diverged", step=n, time=n * dt)
         if vmax <= vtol:
             return q, n, vmax
         if n >= max_steps:
-            raise RelaxationError(
-                f"dynamic relaxation not at rest after {n} steps (t = {n * dt:.6g}): "
-                f"max|v| = {vmax:.3e} > vtol = {vtol:.1e}"
-            )
+            raise RelaxationError(f"dynamic relaxation not at rest after {n} steps: max|v| = "
+                                  f"{vmax:.3e} > vtol = {vtol:.1e}", where="relax",
+                                  reason="not settled", step=n, time=n * dt)
 
 
 def leapfrog_damped_step(q, vh, dt, accel):
@@ -397,11 +488,14 @@ def leapfrog_damped_step(q, vh, dt, accel):
     >>> q.round(6).tolist(), vh.round(6).tolist()
     ([0.99], [-0.1])
     """
+    q, vh = _states(q=q, vh=vh)
+    dt = checks.positive(dt, "dt")
+    checks.function(accel, "accel")
     vh1 = vh + dt * np.asarray(accel(q, vh), dtype=float)
     return q + dt * vh1, vh1
 
 
-def observe(step, state, nsteps, fn, stop=None):
+def observe(step, state, nsteps, fn, stop=None, max_steps=MAX_STEPS, progress=None):
     """March ``state = step(*state)`` and record ``fn(*state)`` after every step.
 
     A lean alternative to storing whole trajectories when a long run is only
@@ -421,6 +515,10 @@ def observe(step, state, nsteps, fn, stop=None):
     stop : callable, optional
         ``stop(value) -> bool``; the run ends after the first step at which it
         is true (that value is kept).
+    max_steps : int
+        Cap on ``nsteps`` (:data:`MAX_STEPS`): more is a ValueError up front.
+    progress : callable, optional
+        ``progress(n, nsteps)`` after every step.
 
     Returns
     -------
@@ -431,8 +529,9 @@ def observe(step, state, nsteps, fn, stop=None):
 
     Raises
     ------
-    FloatingPointError
-        If a recorded value is not finite (names the step).
+    NonFiniteState
+        (a ``SolveError`` and ``FloatingPointError``) if a recorded value is not
+        finite (names the step).
 
     Examples
     --------
@@ -443,14 +542,22 @@ def observe(step, state, nsteps, fn, stop=None):
     >>> len(vals), round(float(vals[-1]), 6)        # stopped after step 3
     (4, 0.955299)
     """
-    nsteps = _check_int(nsteps, "nsteps")
-    state = tuple(state)
+    checks.function(step, "step")
+    checks.function(fn, "fn")
+    _optional(stop=stop, progress=progress)
+    nsteps = _step_cap(nsteps, max_steps)
+    if isinstance(state, (str, bytes)) or not isinstance(state, (tuple, list)):
+        raise ValueError(f"state must be a tuple of arrays, got {checks.show(state)}")
+    state = tuple(checks.array(x, f"state[{i}]") for i, x in enumerate(state))
     vals = [np.asarray(fn(*state), dtype=float)]
     for n in range(1, nsteps + 1):
         state = tuple(step(*state))
         val = np.asarray(fn(*state), dtype=float)
         if not np.all(np.isfinite(val)):
-            raise FloatingPointError(f"observed value became non-finite at step {n}")
+            raise NonFiniteState("the observed value became non-finite", where="observe",
+                                 reason="diverged", step=n)
+        if progress is not None:
+            progress(n, nsteps)
         vals.append(val)
         if stop is not None and stop(val):
             break
@@ -474,9 +581,11 @@ def kinetic_energy(mass, v):
     >>> kinetic_energy(np.array([2.0, 4.0]), np.array([[1.0, 0.5], [0.0, 1.0]])).tolist()
     [1.5, 2.0]
     """
-    v = np.asarray(v, dtype=float)
+    v = checks.array(v, "v")
+    if v.ndim not in (1, 2) or v.shape[-1] == 0:
+        raise ValueError(f"v must have shape (n,) or (m, n), got shape {v.shape}")
     n = v.shape[-1]
-    M = check_mass(mass, n)
+    M = check_mass(mass, n, of="v")
     Mv = M * v if M.ndim == 1 else (M @ v.T).T
     T = 0.5 * np.sum(v * Mv, axis=-1)
     return float(T) if v.ndim == 1 else T
@@ -492,15 +601,31 @@ def _mass_apply(mass, x):
     return mass @ x
 
 
-def check_mass(mass, n):
-    """``mass`` as a lumped (n,) array, a dense (n, n) array or a CSR matrix, else a ValueError."""
+def check_mass(mass, n, name="mass", of="the state"):
+    """``mass`` as a lumped (n,) array, a dense (n, n) array or a CSR matrix, else a ValueError.
+
+    Entries must be finite; a lumped mass must be positive entry by entry (a dense or
+    sparse one is not checked for definiteness here: :func:`initial_acceleration` is).
+    ``of`` names what has the n entries, for the message.
+
+    >>> check_mass([1.0, 0.0], 2)
+    Traceback (most recent call last):
+        ...
+    ValueError: mass must be > 0 entry by entry, got 0.0 at index 1
+    """
+    n = checks.integer(n, "n", low=1)
     if sp.issparse(mass):
         if mass.shape != (n, n):
-            raise ValueError(f"mass must be ({n},) or ({n}, {n}), got {mass.shape}")
+            raise ValueError(f"{name} must have shape ({n}, {n}) (n from {of}), got shape "
+                             f"{mass.shape}")
+        checks.matrix(mass, name, sparse=True)
         return mass.tocsr()
-    m = np.asarray(mass, dtype=float)
+    m = checks.array(mass, name)
     if m.shape not in ((n,), (n, n)):
-        raise ValueError(f"mass must be ({n},) or ({n}, {n}), got {m.shape}")
+        raise ValueError(f"{name} must have shape ({n},) or ({n}, {n}) (n from {of}), got "
+                         f"shape {m.shape}")
+    if m.ndim == 1:
+        checks.array(m, name, low=0.0, include_low=False)
     return m
 
 
@@ -586,18 +711,52 @@ def newmark_step(u, v, a, dt, force, mass, beta=0.25, gamma=0.5, tol=1e-10, maxi
     >>> u.round(8).tolist()
     [0.98019802]
     """
-    return _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor,
+    (u, v, a), dt, M = _implicit_args(dict(u=u, v=v, a=a), dt, force, mass, tol, maxiter,
+                                      predictor, line_search, max_halvings)
+    beta, gamma = _newmark_parameters(beta, gamma)
+    return _newmark_core(u, v, a, dt, force, M, beta, gamma, tol, maxiter, predictor,
                          line_search, max_halvings)[0]
 
 
-def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor,
+def _implicit_args(states, dt, force, mass, tol, maxiter, predictor, line_search, max_halvings):
+    """The checked 1-D states (one length), dt and mass of an implicit step or run."""
+    arrays = _states(vector=True, **states)
+    checks.function(force, "force")
+    _newton_options(tol, maxiter, predictor, line_search, max_halvings)
+    return arrays, checks.positive(dt, "dt"), check_mass(mass, arrays[0].size,
+                                                          of=next(iter(states)))
+
+
+def _newmark_parameters(beta, gamma):
+    return checks.positive(beta, "beta"), checks.real(gamma, "gamma")
+
+
+def _implicit_run(advance, u0, v0, a0, dt, nsteps, every, callback, progress, where):
+    """:func:`_run` of an implicit ``advance(u, v, a) -> ((u, v, a), stats)``.
+
+    The Newton statistics are summed into the trajectory's ``info`` and a failed
+    step's :class:`NewtonFailure` is located at its step and time.
+    """
+    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
+    count = [0]
+
+    def step(u, v, a):
+        count[0] += 1
+        try:
+            out, st = advance(u, v, a)
+        except NewtonFailure as err:
+            raise err.located(count[0], count[0] * dt) from None
+        info["iterations"] += st["iterations"]
+        info["backtracks"] += st["backtracks"]
+        info["substeps"] += st["substeps"]
+        info["halved_steps"] += int(st["substeps"] > 1)
+        return out
+
+    return _run(step, u0, v0, a0, dt, nsteps, every, callback, info, progress, where)
+
+
+def _newmark_core(u, v, a, dt, force, M, beta, gamma, tol, maxiter, predictor,
                   line_search, max_halvings):
-    dt = _check_dt(dt)
-    if not (beta > 0):
-        raise ValueError(f"beta must be > 0 for the implicit step, got {beta!r}")
-    _check_predictor(predictor)
-    u = np.asarray(u, dtype=float)
-    M = check_mass(mass, u.size)
     tiny = np.finfo(float).tiny
     stats = {"iterations": 0, "backtracks": 0}
 
@@ -608,7 +767,7 @@ def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor
         def fun(x):
             a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
             f, K = force(x)
-            f = np.asarray(f, dtype=float)
+            f = _force_value(f, x)
             Ma = _mass_apply(M, a1)
             scale = max(float(np.abs(f).max()), float(np.abs(Ma).max()), tiny)
             return Ma + f, _tangent(K, M, cb), scale
@@ -620,28 +779,45 @@ def _newmark_core(u, v, a, dt, force, mass, beta, gamma, tol, maxiter, predictor
         a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
         return x, v0 + h * ((1.0 - gamma) * a0 + gamma * a1), a1
 
-    state, nsub = halving(one, (u, np.asarray(v, dtype=float), np.asarray(a, dtype=float)),
-                          dt, max_halvings)
+    state, nsub = halving(one, (u, v, a), dt, max_halvings)
     stats["substeps"] = nsub
     return state, stats
 
 
-def initial_acceleration(force, M, u0):
-    """a_0 solving M a_0 = -f(u_0) (lumped or consistent M), and f(u_0)."""
+def initial_acceleration(force, M, u0, name="M"):
+    """a_0 solving M a_0 = -f(u_0) (lumped or consistent M), and f(u_0).
+
+    ``force(u0)`` must give a finite f of the length of ``u0`` and a dense or sparse
+    ``M`` must be symmetric positive definite (a ValueError naming ``force`` / ``M``).
+
+    >>> initial_acceleration(lambda u: (2 * u, None), np.array([2.0]), np.ones(1))
+    (array([-1.]), array([2.]))
+    """
+    checks.function(force, "force")
+    (u0,) = _states(vector=True, u0=u0)
+    return _initial_acceleration(force, check_mass(M, u0.size, name, "u0"), u0, name)
+
+
+def _initial_acceleration(force, M, u0, name="mass"):
     f0 = np.asarray(force(u0)[0], dtype=float)
+    if f0.shape != u0.shape or not np.all(np.isfinite(f0)):
+        raise ValueError(f"force(u0) must give a finite f of shape {u0.shape}, got "
+                         f"{checks.show(f0)}")
     if M.ndim == 1:
         return -f0 / M, f0
     Md = M.toarray() if sp.issparse(M) else M
     try:
         return -sla.solve(Md, f0, assume_a="pos"), f0
-    except sla.LinAlgError:
-        raise ValueError("mass must be symmetric positive definite (its Cholesky "
+    except (sla.LinAlgError, ValueError):
+        raise ValueError(f"{name} must be symmetric positive definite (its Cholesky "
                          "factorisation failed)") from None
 
 
 def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, callback=None,
-            tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback", max_halvings=0):
-    """Run :func:`newmark_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
+            tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback", max_halvings=0,
+            max_steps=MAX_STEPS, progress=None):
+    """Run :func:`newmark_step` for ``nsteps`` steps (sampling, ``max_steps`` and ``progress``
+    as in :func:`verlet`).
 
     The initial acceleration solves M a_0 = -f(u_0).  ``predictor``,
     ``line_search`` and ``max_halvings`` are those of :func:`newmark_step`;
@@ -656,31 +832,15 @@ def newmark(u0, v0, dt, nsteps, force, mass, beta=0.25, gamma=0.5, every=1, call
     >>> tr.t.round(2).tolist(), tr.info["halved_steps"]
     ([0.0, 0.05, 0.1], 0)
     """
-    u0 = np.asarray(u0, dtype=float)
-    M = check_mass(mass, u0.size)
-    a0, f0 = initial_acceleration(force, M, u0)
-    state = {"n": 0}
-    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
-
-    def step(u, v, a):
-        state["n"] += 1
-        try:
-            s, st = _newmark_core(u, v, a, dt, force, M, beta, gamma, tol, maxiter, predictor,
-                                  line_search, max_halvings)
-        except NewtonFailure as err:
-            n = state["n"]
-            raise err.located(n, n * dt) from None
-        _tally(info, st)
-        return s
-
-    return _run(step, u0, v0, dt, nsteps, every, callback, a0, info)
-
-
-def _tally(info, st):
-    info["iterations"] += st["iterations"]
-    info["backtracks"] += st["backtracks"]
-    info["substeps"] += st["substeps"]
-    info["halved_steps"] += int(st["substeps"] > 1)
+    dt, nsteps, every = _run_options(dt, nsteps, every, callback, max_steps, progress)
+    (u0, v0), dt, M = _implicit_args(dict(u0=u0, v0=v0), dt, force, mass, tol, maxiter,
+                                     predictor, line_search, max_halvings)
+    beta, gamma = _newmark_parameters(beta, gamma)
+    a0 = _initial_acceleration(force, M, u0)[0]
+    return _implicit_run(lambda u, v, a: _newmark_core(u, v, a, dt, force, M, beta, gamma, tol,
+                                                       maxiter, predictor, line_search,
+                                                       max_halvings),
+                         u0, v0, a0, dt, nsteps, every, callback, progress, "newmark")
 
 
 def generalized_alpha_parameters(rho_inf):
@@ -703,12 +863,7 @@ def generalized_alpha_parameters(rho_inf):
     >>> [round(p, 6) for p in generalized_alpha_parameters(0.8)]
     [0.333333, 0.444444, 0.308642, 0.611111]
     """
-    try:
-        r = float(rho_inf)
-    except (TypeError, ValueError):
-        raise ValueError(f"rho_inf must be a number in [0, 1], got {rho_inf!r}") from None
-    if not 0.0 <= r <= 1.0:
-        raise ValueError(f"rho_inf must lie in [0, 1], got {rho_inf!r}")
+    r = checks.real(rho_inf, "rho_inf", 0.0, 1.0)
     am = (2.0 * r - 1.0) / (r + 1.0)
     af = r / (r + 1.0)
     return am, af, 0.25 * (1.0 - am + af) ** 2, 0.5 - am + af
@@ -728,22 +883,16 @@ def hht_parameters(alpha):
     >>> [round(p, 6) for p in hht_parameters(-0.1)]
     [0.0, 0.1, 0.3025, 0.6]
     """
-    try:
-        al = float(alpha)
-    except (TypeError, ValueError):
-        raise ValueError(f"alpha must be a number in [-1/3, 0], got {alpha!r}") from None
-    if not -1.0 / 3.0 - 1e-15 <= al <= 0.0:
-        raise ValueError(f"alpha must lie in [-1/3, 0], got {alpha!r}")
+    al = checks.real(alpha, "alpha", -1.0 / 3.0 - 1e-15, 0.0)
     return 0.0, -al, 0.25 * (1.0 - al) ** 2, 0.5 - al
 
 
 def _check_params(params):
-    try:
-        am, af, beta, gamma = (float(p) for p in params)
-    except (TypeError, ValueError):
-        raise ValueError(f"params must be (alpha_m, alpha_f, beta, gamma), got {params!r}") from None
+    """(alpha_m, alpha_f, beta, gamma) with beta > 0, alpha_m < 1, alpha_f < 1."""
+    am, af, beta, gamma = (float(p) for p in checks.vector(params, "params", 4))
     if not (beta > 0 and am < 1 and af < 1):
-        raise ValueError(f"params need beta > 0, alpha_m < 1, alpha_f < 1, got {params!r}")
+        raise ValueError(f"params = (alpha_m, alpha_f, beta, gamma) need beta > 0, alpha_m < 1 "
+                         f"and alpha_f < 1, got {checks.show(np.array([am, af, beta, gamma]))}")
     return am, af, beta, gamma
 
 
@@ -807,17 +956,15 @@ def generalized_alpha_step(u, v, a, f, dt, force, mass, params, tol=1e-10, maxit
     >>> s[0].round(8).tolist()                  # = newmark_step
     [0.98019802]
     """
-    return _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor,
+    (u, v, a, f), dt, M = _implicit_args(dict(u=u, v=v, a=a, f=f), dt, force, mass, tol,
+                                         maxiter, predictor, line_search, max_halvings)
+    return _ga_core(u, v, a, f, dt, force, M, _check_params(params), tol, maxiter, predictor,
                     line_search, max_halvings)[0]
 
 
-def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_search,
+def _ga_core(u, v, a, f, dt, force, M, params, tol, maxiter, predictor, line_search,
              max_halvings):
-    dt = _check_dt(dt)
-    am, af, beta, gamma = _check_params(params)
-    _check_predictor(predictor)
-    u = np.asarray(u, dtype=float)
-    M = check_mass(mass, u.size)
+    am, af, beta, gamma = params
     tiny = np.finfo(float).tiny
     stats = {"iterations": 0, "backtracks": 0}
 
@@ -829,7 +976,7 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
         def fun(x):
             a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
             f1, K = force(x)
-            f1 = np.asarray(f1, dtype=float)
+            f1 = _force_value(f1, x)
             out["x"], out["f"] = x, f1
             Ma = _mass_apply(M, (1.0 - am) * a1 + am * a0)
             fa = (1.0 - af) * f1 + af * f0
@@ -848,16 +995,16 @@ def _ga_core(u, v, a, f, dt, force, mass, params, tol, maxiter, predictor, line_
         a1 = cb * (x - u0 - h * v0) - (0.5 / beta - 1.0) * a0
         return x, v0 + h * ((1.0 - gamma) * a0 + gamma * a1), a1, f1
 
-    state, nsub = halving(one, (u, np.asarray(v, dtype=float), np.asarray(a, dtype=float),
-                                np.asarray(f, dtype=float)), dt, max_halvings)
+    state, nsub = halving(one, (u, v, a, f), dt, max_halvings)
     stats["substeps"] = nsub
     return state, stats
 
 
 def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback=None,
                       tol=1e-10, maxiter=40, predictor="displacement", line_search="fallback",
-                      max_halvings=0):
-    """Run :func:`generalized_alpha_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
+                      max_halvings=0, max_steps=MAX_STEPS, progress=None):
+    """Run :func:`generalized_alpha_step` for ``nsteps`` steps (sampling, ``max_steps`` and
+    ``progress`` as in :func:`verlet`).
 
     The initial acceleration solves M a_0 = -f(u_0).  ``predictor``,
     ``line_search`` and ``max_halvings`` are those of :func:`newmark_step`;
@@ -872,26 +1019,20 @@ def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback
     >>> round(float(tr.q[-1, 0]), 3)          # cos(6.3), with the trapezoidal phase lag
     1.0
     """
-    u0 = np.asarray(u0, dtype=float)
+    dt, nsteps, every = _run_options(dt, nsteps, every, callback, max_steps, progress)
+    (u0, v0), dt, M = _implicit_args(dict(u0=u0, v0=v0), dt, force, mass, tol, maxiter,
+                                     predictor, line_search, max_halvings)
     params = _check_params(params)
-    M = check_mass(mass, u0.size)
-    a0, f0 = initial_acceleration(force, M, u0)
-    state = {"n": 0, "f": f0}
-    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
+    a0, f0 = _initial_acceleration(force, M, u0)
+    state = {"f": f0}
 
-    def step(u, v, a):
-        state["n"] += 1
-        try:
-            (u1, v1, a1, state["f"]), st = _ga_core(u, v, a, state["f"], dt, force, M, params,
-                                                    tol, maxiter, predictor, line_search,
-                                                    max_halvings)
-        except NewtonFailure as err:
-            n = state["n"]
-            raise err.located(n, n * dt) from None
-        _tally(info, st)
-        return u1, v1, a1
+    def advance(u, v, a):
+        (u1, v1, a1, state["f"]), st = _ga_core(u, v, a, state["f"], dt, force, M, params, tol,
+                                                maxiter, predictor, line_search, max_halvings)
+        return (u1, v1, a1), st
 
-    return _run(step, u0, v0, dt, nsteps, every, callback, a0, info)
+    return _implicit_run(advance, u0, v0, a0, dt, nsteps, every, callback, progress,
+                         "generalized_alpha")
 
 
 def discrete_gradient_correction(energy0, energy1, g_mid, dq, mass=None):
@@ -937,13 +1078,16 @@ def discrete_gradient_correction(energy0, energy1, g_mid, dq, mass=None):
     >>> bool(np.isclose(gbar @ (q1 - q0), Pi(q1) - Pi(q0), rtol=1e-14))
     True
     """
-    dq = np.asarray(dq, dtype=float)
-    if mass is None:
-        Mdq = dq.copy()
-    else:
-        Mdq = _mass_apply(check_mass(mass, dq.size), dq)
+    energy0, energy1 = checks.real(energy0, "energy0"), checks.real(energy1, "energy1")
+    g_mid, dq = _states(vector=True, g_mid=g_mid, dq=dq)
+    return _dg_correction(energy0, energy1, g_mid, dq, None if mass is None
+                          else check_mass(mass, dq.size, of="dq"))
+
+
+def _dg_correction(energy0, energy1, g_mid, dq, M):
+    Mdq = dq.copy() if M is None else _mass_apply(M, dq)
     d = float(dq @ Mdq)
-    gd = float(np.asarray(g_mid, dtype=float) @ dq)
+    gd = float(g_mid @ dq)
     num = (float(energy1) - float(energy0)) - gd
     noise = 64.0 * _EPS * (abs(float(energy0)) + abs(float(energy1)) + abs(gd))
     if not (d > 0.0) or abs(num) <= noise:
@@ -1032,18 +1176,25 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
     >>> bool(abs(energy(q) + 0.5 * v[0]**2 - energy(np.array([2.5]))) < 1e-10)   # tol 1e-10
     True
     """
-    return _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor,
+    (q, v), dt, M = _dg_args(dict(q=q, v=v), dt, energy, force, mass, damping, tol, maxiter,
+                             predictor, line_search, max_halvings, gradient)
+    return _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter, predictor,
                     line_search, max_halvings, gradient)[0]
 
 
-def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, line_search,
-             max_halvings, gradient=None):
-    dt = _check_dt(dt)
-    _check_predictor(predictor)
-    q = np.asarray(q, dtype=float)
-    M = check_mass(mass, q.size)
+def _dg_args(states, dt, energy, force, mass, damping, tol, maxiter, predictor, line_search,
+             max_halvings, gradient):
+    arrays, dt, M = _implicit_args(states, dt, force, mass, tol, maxiter, predictor,
+                                   line_search, max_halvings)
+    checks.function(energy, "energy")
+    _optional(damping=damping, gradient=gradient)
     if predictor == "acceleration" and M.ndim != 1:
         raise ValueError("predictor='acceleration' needs a lumped (vector) mass")
+    return arrays, dt, M
+
+
+def _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter, predictor, line_search,
+             max_halvings, gradient=None):
     tiny = np.finfo(float).tiny
     stats = {"iterations": 0, "backtracks": 0}
 
@@ -1056,8 +1207,8 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
             dq = x - q0
             qm = q0 + 0.5 * dq
             g, K = force(qm)
-            g = np.asarray(g, dtype=float)
-            c, Mdq = discrete_gradient_correction(E0, energy(x), g, dq, M)
+            g = _force_value(g, qm)
+            c, Mdq = _dg_correction(E0, float(energy(x)), g, dq, M)
             inertia = _mass_apply(M, cb * (dq - h * v0))
             gbar = g + c * Mdq
             R = inertia + gbar
@@ -1088,15 +1239,17 @@ def _dg_core(q, v, dt, energy, force, mass, damping, tol, maxiter, predictor, li
         stats["backtracks"] += info.backtracks
         return x, 2.0 * (x - q0) / h - v0
 
-    state, nsub = halving(one, (q, np.asarray(v, dtype=float)), dt, max_halvings)
+    state, nsub = halving(one, (q, v), dt, max_halvings)
     stats["substeps"] = nsub
     return state, stats
 
 
 def discrete_gradient(q0, v0, dt, nsteps, energy, force, mass, damping=None, every=1,
                       callback=None, tol=1e-10, maxiter=40, predictor="displacement",
-                      line_search="fallback", max_halvings=0, gradient=None):
-    """Run :func:`discrete_gradient_step` for ``nsteps`` steps (sampling as in :func:`verlet`).
+                      line_search="fallback", max_halvings=0, gradient=None,
+                      max_steps=MAX_STEPS, progress=None):
+    """Run :func:`discrete_gradient_step` for ``nsteps`` steps (sampling, ``max_steps`` and
+    ``progress`` as in :func:`verlet`).
 
     The trajectory's ``a`` holds the mean acceleration of the step that ended
     at each sample, (v_1 - v_0)/dt (zero at t = 0): the scheme needs no
@@ -1114,23 +1267,17 @@ def discrete_gradient(q0, v0, dt, nsteps, energy, force, mass, damping=None, eve
     >>> bool(abs(E[1] - E[0]) < 1e-11)                       # 200 large steps near the top
     True
     """
-    q0 = np.asarray(q0, dtype=float)
-    M = check_mass(mass, q0.size)
-    state = {"n": 0}
-    info = {"iterations": 0, "backtracks": 0, "halved_steps": 0, "substeps": 0}
+    dt, nsteps, every = _run_options(dt, nsteps, every, callback, max_steps, progress)
+    (q0, v0), dt, M = _dg_args(dict(q0=q0, v0=v0), dt, energy, force, mass, damping, tol,
+                               maxiter, predictor, line_search, max_halvings, gradient)
 
-    def step(q, v, a):
-        state["n"] += 1
-        try:
-            (q1, v1), st = _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter,
-                                    predictor, line_search, max_halvings, gradient)
-        except NewtonFailure as err:
-            n = state["n"]
-            raise err.located(n, n * dt) from None
-        _tally(info, st)
-        return q1, v1, (v1 - v) / dt
+    def advance(q, v, a):
+        (q1, v1), st = _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter, predictor,
+                                line_search, max_halvings, gradient)
+        return (q1, v1, (v1 - v) / dt), st
 
-    return _run(step, q0, v0, dt, nsteps, every, callback, np.zeros_like(q0), info)
+    return _implicit_run(advance, q0, v0, np.zeros_like(q0), dt, nsteps, every, callback,
+                         progress, "discrete_gradient")
 
 
 # ---------------------------------------------------------------------------
@@ -1142,10 +1289,7 @@ def critical_step(omega_max):
     >>> critical_step(4.0)
     0.5
     """
-    w = float(omega_max)
-    if not (np.isfinite(w) and w > 0):
-        raise ValueError(f"omega_max must be positive, got {omega_max!r}")
-    return 2.0 / w
+    return 2.0 / checks.positive(omega_max, "omega_max")
 
 
 def damped_critical_step(omega, zeta):
@@ -1180,11 +1324,16 @@ def damped_critical_step(omega, zeta):
     >>> round(damped_critical_step(1.0, 0.0), 12), round(damped_critical_step(1.0, 0.75), 12)
     (2.0, 1.0)
     """
-    w, z = np.broadcast_arrays(np.asarray(omega, dtype=float), np.asarray(zeta, dtype=float))
-    if w.size == 0 or not np.all(np.isfinite(w) & (w > 0)):
-        raise ValueError(f"omega must be positive and finite, got {omega!r}")
-    if not np.all(np.isfinite(z) & (z >= 0)):
-        raise ValueError(f"zeta must be non-negative and finite, got {zeta!r}")
+    # a number or an array each (checks.array's range check trips on 0-d arrays)
+    w = (np.asarray(checks.positive(omega, "omega")) if np.ndim(omega) == 0 else
+         checks.array(omega, "omega", low=0.0, include_low=False, nonempty=True))
+    z = (np.asarray(checks.nonnegative(zeta, "zeta")) if np.ndim(zeta) == 0 else
+         checks.array(zeta, "zeta", low=0.0))
+    try:
+        w, z = np.broadcast_arrays(w, z)
+    except ValueError:
+        raise ValueError(f"zeta must be a number or broadcast against omega {w.shape}, got "
+                         f"shape {z.shape}") from None
     return float(np.min(2.0 / w * (np.sqrt(1.0 + z * z) - z)))
 
 
@@ -1204,7 +1353,7 @@ def verlet_amplification(omega, dt):
     >>> round(float(np.linalg.det(A)), 12), round(float(abs(np.linalg.eigvals(A)).max()), 4)
     (1.0, 2.4282)
     """
-    W2 = (float(omega) * _check_dt(dt)) ** 2
+    W2 = _scaled_frequency(omega, dt) ** 2
     return np.array([[1.0 - W2 / 2, 1.0], [-W2 * (1.0 - W2 / 4), 1.0 - W2 / 2]])
 
 
@@ -1223,8 +1372,8 @@ def damped_leapfrog_amplification(omega, dt, zeta):
     >>> round(float(np.linalg.det(A)), 12)
     1.0
     """
-    W = float(omega) * _check_dt(dt)
-    z = float(zeta)
+    W = _scaled_frequency(omega, dt)
+    z = checks.nonnegative(zeta, "zeta")
     return np.array([[1.0 - W * W, 1.0 - 2.0 * z * W], [-W * W, 1.0 - 2.0 * z * W]])
 
 
@@ -1238,7 +1387,8 @@ def newmark_amplification(omega, dt, beta=0.25, gamma=0.5):
     >>> round(float(abs(np.linalg.eigvals(A)).max()), 12)   # trapezoidal rule: |lambda| = 1
     1.0
     """
-    W2 = (float(omega) * _check_dt(dt)) ** 2
+    W2 = _scaled_frequency(omega, dt) ** 2
+    beta, gamma = checks.nonnegative(beta, "beta"), checks.real(gamma, "gamma")
     d = 1.0 + beta * W2
     uu = (1.0 - (0.5 - beta) * W2) / d
     uv = 1.0 / d
@@ -1263,7 +1413,7 @@ def newmark_frequency(omega, dt, beta=0.25, gamma=0.5):
     lam = np.linalg.eigvals(newmark_amplification(omega, dt, beta, gamma))
     if np.all(np.abs(lam.imag) == 0):
         return float("nan")
-    return float(np.abs(np.angle(lam)).max() / dt)
+    return float(np.abs(np.angle(lam)).max() / float(dt))
 
 
 def newmark_period_error(omega, dt):
@@ -1272,7 +1422,7 @@ def newmark_period_error(omega, dt):
     >>> newmark_period_error(1.0, 0.6)
     0.03
     """
-    return (float(omega) * _check_dt(dt)) ** 2 / 12.0
+    return _scaled_frequency(omega, dt) ** 2 / 12.0
 
 
 def generalized_alpha_amplification(omega, dt, params):
@@ -1294,7 +1444,7 @@ def generalized_alpha_amplification(omega, dt, params):
     0.5
     """
     am, af, beta, gamma = _check_params(params)
-    W2 = (float(omega) * _check_dt(dt)) ** 2
+    W2 = _scaled_frequency(omega, dt) ** 2
     D = (1.0 - am) + beta * W2 * (1.0 - af)
     c = -np.array([W2, W2 * (1.0 - af), am + W2 * (1.0 - af) * (0.5 - beta)]) / D
     return np.array([
@@ -1302,3 +1452,8 @@ def generalized_alpha_amplification(omega, dt, params):
         np.array([0.0, 1.0, 1.0 - gamma]) + gamma * c,
         c,
     ])
+
+
+def _scaled_frequency(omega, dt):
+    """W = omega dt of one mode (omega >= 0, dt > 0; ValueError naming them)."""
+    return checks.nonnegative(omega, "omega") * checks.positive(dt, "dt")

@@ -221,3 +221,33 @@ def test_newmark_accepts_a_round_off_correction_on_a_stiff_rod_in_small_motion()
     e0 = rodmod.energy(rd, u0)
     e = rodmod.energy(rd, u) + 0.5 * v @ (m * v)
     assert abs(e - e0) <= 1e-3 * abs(e0)
+
+
+def test_a_run_past_the_step_cap_is_refused_up_front_and_progress_is_reported():
+    calls = []
+    with pytest.raises(ValueError, match=r"nsteps = 11 .*dt = 0\.1 .*t_end = 1\.1.*max_steps = 10"):
+        it.verlet(Q0, V0, 0.1, 11, lambda q: calls.append(1) or -q, max_steps=10)
+    assert calls == []                       # not even the start was evaluated
+    seen = []
+    tr = it.newmark(Q0, V0, 0.1, 10, linear_force(np.eye(2)), np.ones(2), every=5,
+                    max_steps=10, progress=lambda n, total: seen.append((n, total)))
+    assert seen == [(n, 10) for n in range(1, 11)] and tr.t[-1] == pytest.approx(1.0)
+
+
+def test_a_blown_up_run_is_a_solve_error_and_a_floating_point_error():
+    from lib.core.errors import SolveError
+
+    with pytest.raises(SolveError, match=r"verlet: step \d+ \(t = .*\): diverged") as ei, \
+            np.errstate(over="ignore", invalid="ignore"):
+        it.verlet(Q0, V0, 3.0, 2000, lambda q: -q)         # omega dt = 3 > 2
+    assert isinstance(ei.value, FloatingPointError) and ei.value.step > 1
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e150])
+def test_extreme_but_legal_amplitudes_give_the_scaled_answer(scale):
+    """The linear oscillator is linear: a tiny or huge start gives the scaled unit run."""
+    force = linear_force(np.diag([4.0, 1.0]))
+    unit = it.newmark(Q0, V0, 0.05, 40, force, np.ones(2))
+    big = it.newmark(scale * Q0, scale * V0, 0.05, 40, force, np.ones(2))
+    assert np.allclose(big.q / scale, unit.q, rtol=1e-12, atol=1e-14)
+    assert it.critical_step(1e300) == 2e-300 and it.newmark_frequency(1e-8, 1e-8) > 0

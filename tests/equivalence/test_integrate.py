@@ -21,12 +21,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from lib import actuation, crosscheck, fem, incompressible, rod, rod3d
-from lib.core.errors import NewtonFailure, SolveError
-from lib.core.linalg import factor
-from lib.solvers import load_path, newton_solve
+from lib import integrate
+from lib.core.errors import NewtonFailure
+from lib.solvers import newton_solve
 
-from .trace import EPS, assert_round_off, assert_same_path, traced  # noqa: F401
+from .trace import EPS, assert_same_path
 
 # --------------------------------------------------------------------------------------
 # integrate.newton_solve: the old body, verbatim (it moved into lib.solvers.newton)
@@ -122,7 +121,7 @@ def stiff_spring(x):
 def test_integrate_newton_solve_is_reproduced(fun, x0, kw):
     old, new = Recorder(fun), Recorder(fun)
     x_old, it_old, bt_old = old_integrate_newton(old, np.array(x0), **kw)
-    x_new, info = newton_solve(new, np.array(x0), **kw)          # the defaults are its policy
+    x_new, info = integrate.newton_solve(new, np.array(x0), **kw)   # the defaults are its policy
     assert (info.iterations, info.backtracks) == (it_old, bt_old)
     assert_same_path(old.calls, new.calls, rtol=0)
     assert np.array_equal(x_old, x_new)
@@ -130,3 +129,11 @@ def test_integrate_newton_solve_is_reproduced(fun, x0, kw):
         assert info.residual > 1e-20
     if not kw:
         assert info.backtracks > 0
+
+
+def test_integrate_newton_solve_is_the_floors_own():
+    """integrate.newton_solve and halving are re-exports of the floors, not copies."""
+    from lib.solvers import continuation
+
+    assert integrate.newton_solve is newton_solve
+    assert integrate.halving is continuation.halving
