@@ -177,3 +177,20 @@ def test_every_own_slip_is_refused_with_its_name(key):
     for name, wrong, _ in exercises._slip_answers(exercises._entry(key)):
         verdict = exercises.check(key, wrong)
         assert not verdict.correct and verdict.hint == name
+
+
+def test_unhashable_key_and_bool_answer_are_value_errors_naming_them():
+    """Issue 22: an unhashable key raised a bare TypeError."""
+    with pytest.raises(ValueError, match="key"):
+        exercises.check(["rod-1"], 1.0)
+    with pytest.raises(ValueError, match="key"):
+        exercises.solution({"rod": 1})
+    with pytest.raises(ValueError, match="answer"):
+        exercises.check(KEYS[0], True)
+    with pytest.raises(ValueError, match="answer"):
+        exercises.check(KEYS[0], None)
+
+
+def test_a_huge_answer_is_a_wrong_answer_with_a_hint():
+    verdict = exercises.check(KEYS[0], 1e300 * np.ones_like(np.asarray(exercises.solution(KEYS[0]))))
+    assert not verdict.correct and verdict.hint is not None

@@ -84,3 +84,20 @@ def test_damping_ratios_grow_with_frequency_and_cut_the_explicit_step():
         explore.damping_ratios(float("nan"))
     with pytest.raises(ValueError, match="N"):
         explore.damping_ratios(-3.0, N=0)
+
+
+def test_check_positive_string_is_a_value_error_naming_the_argument():
+    """Issue 22: explore's positive check raised TypeError for 'a'."""
+    with pytest.raises(ValueError, match="clamp"):
+        explore.clamp_convergence("a")
+    with pytest.raises(ValueError, match="Ns"):
+        explore.clamp_convergence(2.0, Ns=(10,))          # one mesh gives no order
+
+
+def test_extreme_legal_inputs():
+    """NumPy integers are counts; a very slender rod matches Euler-Bernoulli; a pendulum
+    run for a tiny time stays on its circle."""
+    Ns, err_eb, _ = explore.rod_frequency_errors(1e-4, Ns=np.array([40, 80], dtype=np.int64))
+    assert Ns.tolist() == [40, 80] and np.abs(err_eb).max() < 0.3      # percent
+    t, drift = explore.pendulum_drift(0.0, t_end=1e-6, n_out=3)
+    assert t[-1] == 1e-6 and drift.max() < 1e-12

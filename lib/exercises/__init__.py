@@ -83,6 +83,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..chapters import stems
+from ..core import checks
 
 __all__ = ["Verdict", "check", "solution", "keys", "exercise", "unregister", "CHAPTERS"]
 
@@ -119,9 +120,14 @@ def exercise(key: str, rtol: float = 1e-3, atol: float = 0.0, text: str = "",
     right answer from each slip (:func:`check` raises ``ValueError`` when it does not).
     """
     if not isinstance(key, str) or "-" not in key:
-        raise ValueError(f"key must look like '<chapter>-<n>', got {key!r}")
-    if not (rtol >= 0 and atol >= 0) or (rtol == 0 and atol == 0):
-        raise ValueError(f"rtol and atol must be >= 0 and not both 0, got {rtol!r}, {atol!r}")
+        raise ValueError(f"key must look like '<chapter>-<n>', got {checks.show(key)}")
+    rtol, atol = checks.nonnegative(rtol, "rtol"), checks.nonnegative(atol, "atol")
+    if rtol == 0 and atol == 0:
+        raise ValueError("rtol and atol must not both be 0")
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {checks.show(text)}")
+    if slips is not None and not isinstance(slips, dict):
+        raise ValueError(f"slips must map a name to (function, message), got {checks.show(slips)}")
     slips = dict(slips or {})
     for name, pair in slips.items():
         if not (isinstance(name, str) and isinstance(pair, tuple) and len(pair) == 2
@@ -131,7 +137,7 @@ def exercise(key: str, rtol: float = 1e-3, atol: float = 0.0, text: str = "",
     def register(fn):
         if key in _REGISTRY:
             raise ValueError(f"exercise {key!r} is registered twice")
-        _REGISTRY[key] = _Entry(key, fn, float(rtol), float(atol), text,
+        _REGISTRY[key] = _Entry(key, checks.function(fn, "fn"), rtol, atol, text,
                                 tuple((n, f, m) for n, (f, m) in slips.items()))
         return fn
 
@@ -139,7 +145,9 @@ def exercise(key: str, rtol: float = 1e-3, atol: float = 0.0, text: str = "",
 
 
 def unregister(key: str) -> None:
-    """Remove ``key`` from the registry (for tests and doctests)."""
+    """Remove ``key`` from the registry (for tests and doctests; an unknown key is ignored)."""
+    if not isinstance(key, str):
+        raise ValueError(f"key must be a string, got {checks.show(key)}")
     _REGISTRY.pop(key, None)
 
 
@@ -153,8 +161,10 @@ def _load():
 
 
 def keys(chapter: str | None = None) -> list[str]:
-    """The registered keys (``chapter`` restricts them to ``"<chapter>-*"``)."""
+    """The registered keys (``chapter``, one with exercises, restricts them to ``"<chapter>-*"``)."""
     _load()
+    if chapter is not None:
+        checks.choice(chapter, "chapter", sorted({k.rsplit("-", 1)[0] for k in _REGISTRY}))
     out = [k for k in _REGISTRY if chapter is None or k.rsplit("-", 1)[0] == chapter]
     order = {c: i for i, c in enumerate(CHAPTERS)}
 
@@ -168,11 +178,11 @@ def keys(chapter: str | None = None) -> list[str]:
 
 def _entry(key):
     _load()
-    try:
-        return _REGISTRY[key]
-    except KeyError:
+    entry = _REGISTRY.get(key) if isinstance(key, str) else None    # unhashable: no key
+    if entry is None:
         known = ", ".join(keys()) or "none"
-        raise ValueError(f"key {key!r} is not a registered exercise (known: {known})") from None
+        raise ValueError(f"key {checks.show(key)} is not a registered exercise (known: {known})")
+    return entry
 
 
 def solution(key: str):
@@ -330,14 +340,12 @@ def check(key: str, answer) -> Verdict:
     ``"degrees"``, ``"percent"``, ``"off by one"``, ``"ratio - 1"``, ``"squared"``,
     ``"magnitude"``,
     ``"order"`` or ``"value"``.
-    Raises ``ValueError`` for an unknown key or an answer that is not numeric.
+    Raises ``ValueError`` for an unknown (or unhashable) key or an answer that is not
+    numeric (a string, None, bools); a NaN or inf answer is a wrong answer.
     """
     entry = _entry(key)
     e = np.asarray(solution(key), dtype=float)
-    try:
-        a = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"answer must be a number or an array of numbers, got {answer!r}") from None
+    a = checks.array(answer, "answer", finite=None)       # a NaN answer is a wrong answer
     what = f" ({entry.text})" if entry.text else ""
     if a.shape != e.shape:
         msg = f"{key}: wrong shape {a.shape}, expected {e.shape}{what}"
@@ -349,5 +357,6 @@ def check(key: str, answer) -> Verdict:
     for name, wrong, why in _slip_answers(entry):
         if _close(a, wrong, entry.rtol, entry.atol):
             return Verdict(key, False, name, f"{key}: not yet — {why}{what}")
-    hint, why = _hint(a, e, entry.rtol, entry.atol)
+    with np.errstate(over="ignore", invalid="ignore"):     # a huge answer's square
+        hint, why = _hint(a, e, entry.rtol, entry.atol)
     return Verdict(key, False, hint, f"{key}: not yet — {why}{what}")

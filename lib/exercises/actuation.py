@@ -100,13 +100,15 @@ def raised_limit_distance():
                "array for T_r/T_1 = 0.25, 0.5, 1, 2 (10 elements)")
 def ramp_overshoots():
     """Tip-tendon ramps to tau = 60 on a 10-element rod, run 1.5 T_1 past the ramp
-    with steps of T_1 / 30."""
+    (rounded to a whole number of steps, half a step down for T_r = T_1/4) with steps
+    of T_1 / 30."""
     r = rd.make_rod(10)
     t = ac.make_tendon(r, D)
     T1 = 2 * np.pi / rd.frequencies(r, 1)[0]
     static = rd.tip(r, ac.static(r, [t], [TAU_F]))[2]
     out = []
     for k in (0.25, 0.5, 1.0, 2.0):
-        _, Q, _ = ac.ramp_response(r, [t], [TAU_F], k * T1, k * T1 + 1.5 * T1, T1 / 30)
+        steps = round((k + 1.5) * 30)
+        _, Q, _ = ac.ramp_response(r, [t], [TAU_F], k * T1, steps * (T1 / 30), T1 / 30)
         out.append(100 * (max(rd.tip(r, q)[2] for q in Q) / static - 1))
     return np.array(out)

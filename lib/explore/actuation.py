@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rod
-from ._common import check_count, interactive
+from ..core import checks
+from ._common import axes, interactive
 
 __all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget"]
 
@@ -30,10 +31,10 @@ def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03)
     """
     from .. import actuation
 
-    N = check_count(N, "N", low=2)
-    taus = np.array([tau_tip, tau_back, tau_mid], dtype=float)
-    if not np.all(np.isfinite(taus)) or np.any(taus < 0):
-        raise ValueError(f"tensions must be finite and >= 0, got {taus.tolist()}")
+    taus = np.array([checks.nonnegative(tau_tip, "tau_tip"), checks.nonnegative(tau_back, "tau_back"),
+                     checks.nonnegative(tau_mid, "tau_mid")])
+    N = checks.integer(N, "N", low=2)
+    offset = checks.real(offset, "offset")
     arm = rod.make_rod(N)
     tendons = [actuation.make_tendon(arm, offset), actuation.make_tendon(arm, -offset),
                actuation.make_tendon(arm, offset, anchor=N // 2)]
@@ -44,12 +45,7 @@ def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03)
 
 
 def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(5.2, 4.2))
-    else:
-        fig = ax.figure
+    fig, ax = axes(ax, (5.2, 4.2))
     xy, paths, tip = tendon_arm_shape(tau_tip, tau_back, tau_mid)
     ax.plot(xy[:, 0], xy[:, 1], "k-", lw=3, alpha=0.35, label="centreline")
     for p, c, lab in zip(paths, ("C0", "C3", "C2"),
@@ -69,10 +65,6 @@ def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
 
 def tendon_arm_widget():
     """Three tension sliders (EI/(dL) units as in the chapter) -> the arm's shape."""
-    import ipywidgets as w
-
-    sl = dict(min=0.0, max=120.0, step=5.0)
-    return interactive(plot_tendon_arm,
-                        tau_tip=w.FloatSlider(value=0.0, description="τ₁ tip +d", **sl),
-                        tau_back=w.FloatSlider(value=40.0, description="τ₂ tip −d", **sl),
-                        tau_mid=w.FloatSlider(value=90.0, description="τ₃ mid +d", **sl))
+    return interactive(plot_tendon_arm, tau_tip=(0.0, 0.0, 120.0, 5.0, "τ₁ tip +d"),
+                       tau_back=(40.0, 0.0, 120.0, 5.0, "τ₂ tip −d"),
+                       tau_mid=(90.0, 0.0, 120.0, 5.0, "τ₃ mid +d"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import constraints
-from ._common import axes, check_positive, interactive
+from ..core import checks
+from ._common import axes, finish, interactive
 
 __all__ = ["pendulum_drift", "plot_pendulum_drift", "pendulum_widget"]
 
@@ -21,9 +22,9 @@ def pendulum_drift(alpha=0.0, t_end=10.0, n_out=201):
     t : (n_out,) float
     drift : (n_out,) float
     """
-    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
-        raise ValueError(f"alpha must be a number >= 0, got {alpha!r}")
-    t_end = check_positive(t_end, "t_end")
+    alpha = checks.nonnegative(alpha, "alpha")
+    t_end = checks.positive(t_end, "t_end")
+    n_out = checks.integer(n_out, "n_out", low=2)
     sys_ = constraints.pendulum()
     t = np.linspace(0.0, t_end, n_out)
     traj = constraints.simulate(sys_, np.array([1.0, 0.0]), np.zeros(2), t,
@@ -38,15 +39,10 @@ def plot_pendulum_drift(alpha=0.0, ax=None):
     fig, ax = axes(ax)
     t, d = pendulum_drift(alpha)
     ax.semilogy(t[1:], np.maximum(d[1:], 1e-16))
-    ax.set_xlabel("t (s)")
-    ax.set_ylabel(r"$|x^2+y^2-l^2|$ (m$^2$)")
-    ax.set_title(rf"Cartesian pendulum, Baumgarte $\alpha=\beta$ = {alpha:g}")
-    return fig
+    return finish(ax, "t (s)", r"$|x^2+y^2-l^2|$ (m$^2$)",
+                  rf"Cartesian pendulum, Baumgarte $\alpha=\beta$ = {alpha:g}")
 
 
 def pendulum_widget():
     """Slider over the Baumgarte gain."""
-    import ipywidgets as w
-
-    return interactive(plot_pendulum_drift,
-                        alpha=w.FloatSlider(value=0.0, min=0.0, max=20.0, step=0.5, description="α = β"))
+    return interactive(plot_pendulum_drift, alpha=(0.0, 0.0, 20.0, 0.5, "α = β"))

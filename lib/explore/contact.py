@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..core import checks
 from .. import contact as C
+from ._common import axes, finish, interactive
 
 __all__ = ["push", "plot_push", "push_widget"]
 
@@ -32,9 +33,7 @@ def push(force_ratio=0.9, mu_static=0.8, kinetic_fraction=0.5, steps=25):
     """
     r = checks.nonnegative(force_ratio, "force_ratio")
     mu = checks.positive(mu_static, "mu_static")
-    f = checks.nonnegative(kinetic_fraction, "kinetic_fraction")
-    if f > 1:
-        raise ValueError(f"kinetic_fraction must be <= 1, got {kinetic_fraction!r}")
+    f = checks.real(kinetic_fraction, "kinetic_fraction", 0.0, 1.0)
     steps = checks.integer(steps, "steps", low=1)
     V = C.VALIDATION
     m, T = V["mass"], V["time"]
@@ -50,35 +49,17 @@ def push(force_ratio=0.9, mu_static=0.8, kinetic_fraction=0.5, steps=25):
 
 def plot_push(force_ratio=0.9, mu_static=0.8, ax=None):
     """The displacement of :func:`push` against the closed form."""
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    else:
-        fig = ax.figure
+    fig, ax = axes(ax)
     t, x, xe, sliding = push(force_ratio, mu_static)
     ax.plot(t, 1e3 * xe, "k-", lw=1, label="rigid body, closed form")
     ax.plot(t, 1e3 * x, "o", ms=4, mfc="none", label="complementarity, 25 steps")
-    ax.set_xlabel("time $t$ (s)")
-    ax.set_ylabel("displacement (mm)")
     state = "slides" if sliding else "sticks"
-    ax.set_title(rf"pull $F = {force_ratio:.2f}\,\mu_s mg$, $\mu_s = {mu_static:.2f}$: it {state}",
-                 fontsize=10)
-    ax.legend(fontsize=8, loc="upper left")
-    return fig
+    return finish(ax, "time $t$ (s)", "displacement (mm)",
+                  rf"pull $F = {force_ratio:.2f}\,\mu_s mg$, $\mu_s = {mu_static:.2f}$: it {state}",
+                  dict(fontsize=8, loc="upper left"), fontsize=10)
 
 
 def push_widget():
     """Sliders over the pull (in units of mu_s m g) and the static coefficient."""
-    import ipywidgets as w
-    import matplotlib.pyplot as plt
-
-    def show(force_ratio, mu_static):
-        fig = plot_push(force_ratio, mu_static)
-        plt.show()
-        plt.close(fig)
-
-    return w.interactive(
-        show,
-        force_ratio=w.FloatSlider(value=0.9, min=0.0, max=2.0, step=0.05, description="F / μs mg"),
-        mu_static=w.FloatSlider(value=0.8, min=0.1, max=1.2, step=0.05, description="μs"))
+    return interactive(plot_push, force_ratio=(0.9, 0.0, 2.0, 0.05, "F / μs mg"),
+                       mu_static=(0.8, 0.1, 1.2, 0.05, "μs"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import beam, rod
-from ._common import axes, check_count, check_positive, interactive
+from ..core import checks
+from ._common import axes, counts, finish, interactive
 
 __all__ = ["clamp_convergence", "plot_clamp_convergence", "clamp_widget"]
 
@@ -23,8 +24,8 @@ def clamp_convergence(clamp=2.0, Ns=(10, 20, 40, 80)):
     err : (m,) float, signed relative error of Omega_1
     order : float, observed order from the last two meshes
     """
-    clamp = check_positive(clamp, "clamp")
-    Ns = np.array([check_count(int(n), "Ns") for n in Ns])
+    clamp = checks.positive(clamp, "clamp")
+    Ns = counts(Ns, "Ns", at_least=2)
     eb = beam.euler_bernoulli_omegas(1)[0]
     err = np.array([rod.kirchhoff_frequencies(int(n), 1, clamp=clamp)[0] / eb - 1 for n in Ns])
     order = float(np.log(abs(err[-2] / err[-1])) / np.log(Ns[-1] / Ns[-2]))
@@ -38,11 +39,8 @@ def plot_clamp_convergence(clamp=2.0, ax=None):
         ax.loglog(Ns, np.abs(err), "k" + style, lw=0.8, label=f"clamp {c:g} EI/ℓ (reference)")
     Ns, err, order = clamp_convergence(clamp)
     ax.loglog(Ns, np.abs(err), "o-", label=f"clamp {clamp:g} EI/ℓ: order {order:.2f}")
-    ax.set_xlabel("segments N")
-    ax.set_ylabel(r"$|\Omega_1/\Omega_1^{EB} - 1|$")
-    ax.set_title("Hinge chain: the clamp spring sets the convergence order")
-    ax.legend(fontsize=8)
-    return fig
+    return finish(ax, "segments N", r"$|\Omega_1/\Omega_1^{EB} - 1|$",
+                  "Hinge chain: the clamp spring sets the convergence order", dict(fontsize=8))
 
 
 def clamp_widget():

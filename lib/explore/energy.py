@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rod
-from ._common import axes, check_count, check_positive, interactive
+from ..core import checks
+from ._common import axes, finish, interactive
 
 __all__ = ["damping_ratios", "plot_damping_ratios", "damping_widget"]
 
@@ -30,10 +31,9 @@ def damping_ratios(log10_tau=-3.0, N=20, r_over_L=0.04):
     """
     from .. import damping, integrate
 
-    if not (np.isscalar(log10_tau) and np.isfinite(log10_tau)):
-        raise ValueError(f"log10_tau must be a finite number, got {log10_tau!r}")
-    N = check_count(N, "N")
-    om = rod.frequencies(rod.make_rod(N, check_positive(r_over_L, "r_over_L")))
+    log10_tau = checks.real(log10_tau, "log10_tau")
+    N = checks.integer(N, "N", low=1)
+    om = rod.frequencies(rod.make_rod(N, checks.positive(r_over_L, "r_over_L")))
     zeta = damping.modal_damping_ratios(om, beta=10.0 ** float(log10_tau))
     ratio = integrate.damped_critical_step(om, zeta) / integrate.critical_step(om[-1])
     return om, zeta, float(ratio)
@@ -45,11 +45,9 @@ def plot_damping_ratios(log10_tau=-3.0, N=20, ax=None):
     om, zeta, ratio = damping_ratios(log10_tau, N)
     ax.loglog(om, zeta, "o", ms=3, color="C0")
     ax.axhline(1.0, color="C3", lw=0.8, ls="--")
-    ax.set_xlabel("undamped ω_k")
-    ax.set_ylabel("damping ratio ζ_k")
-    ax.set_title(f"τ = {10.0 ** log10_tau:.1e}, N = {int(N)}: {int((zeta >= 1).sum())} overdamped "
-                 f"modes, Δt_c = {ratio:.3f} × 2/ω_max", fontsize=9)
-    return fig
+    return finish(ax, "undamped ω_k", "damping ratio ζ_k",
+                  f"τ = {10.0 ** log10_tau:.1e}, N = {int(N)}: {int((zeta >= 1).sum())} overdamped "
+                  f"modes, Δt_c = {ratio:.3f} × 2/ω_max", fontsize=9)
 
 
 def damping_widget():

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fem
-from ._common import axes, check_count, interactive
+from ..core import checks
+from ._common import axes, counts, interactive
 
 __all__ = ["locking_ratios", "plot_locking_ratios", "locking_widget"]
 
@@ -20,9 +21,9 @@ def locking_ratios(nu, element="T3", sizes=(1, 2, 4)):
     ny : (m,) int
     ratio : (m,) float
     """
-    if element not in ("T3", "T6"):
-        raise ValueError(f"element must be 'T3' or 'T6', got {element!r}")
-    ny = np.array([check_count(int(s), "sizes") for s in sizes])
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False, include_high=False)
+    checks.choice(element, "element", ("T3", "T6"))
+    ny = counts(sizes, "sizes")
     return ny, np.array([fem.cantilever_tip_ratio(10 * int(k), int(k), element, nu) for k in ny])
 
 

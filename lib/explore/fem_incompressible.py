@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import axes, check_count, interactive
+from ..core import checks
+from ._common import axes, counts, interactive
 
 __all__ = ["incompressible_ratios", "plot_incompressible_ratios", "incompressible_widget"]
 
@@ -23,7 +24,9 @@ def incompressible_ratios(nu=0.4999, sizes=(1, 2), alpha=1.0):
     """
     from .. import incompressible as inc
 
-    ny = np.array([check_count(int(s), "sizes") for s in sizes])
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    ny = counts(sizes, "sizes")
+    alpha = checks.positive(alpha, "alpha")
     out = {}
     for form in ("T6", "P2P1", "Fbar"):
         vals = []

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rod
-from ._common import axes, check_count, check_positive, interactive
+from ..core import checks
+from ._common import axes, finish, interactive
 
 __all__ = ["verlet_energy", "plot_verlet_energy", "verlet_widget"]
 
@@ -29,9 +30,10 @@ def verlet_energy(dt_ratio, N=20, r_over_L=0.04, nsteps=600):
     >>> bool(e.max() < 10), bool(verlet_energy(1.1, N=10, nsteps=100)[1].max() > 1e6)
     (True, True)
     """
-    dt_ratio = check_positive(dt_ratio, "dt_ratio")
-    N = check_count(N, "N")
-    nsteps = check_count(nsteps, "nsteps")
+    dt_ratio = checks.positive(dt_ratio, "dt_ratio")
+    N = checks.integer(N, "N", low=1)
+    r_over_L = checks.positive(r_over_L, "r_over_L")
+    nsteps = checks.integer(nsteps, "nsteps", low=1)
     model = rod.make_rod(N, r_over_L=r_over_L)
     K = rod.hessian(model, rod.straight(model))
     m = rod.mass(model)
@@ -64,19 +66,14 @@ def plot_verlet_energy(dt_ratio=1.01, N=20, r_over_L=0.04, nsteps=600, ax=None):
     n, e = verlet_energy(dt_ratio, N, r_over_L, nsteps)
     ax.semilogy(n, e, lw=1.2)
     ax.axhline(100, color="k", ls=":", lw=0.8)
-    ax.set_xlabel("step n")
-    ax.set_ylabel(r"$E_n/E_0$")
     ax.set_ylim(0.5, 1e6)
-    ax.set_title(rf"Verlet at $\Delta t = {dt_ratio:.3f}\,\Delta t_c$ (N = {N}, r/L = {r_over_L:g})")
-    return fig
+    return finish(ax, "step n", r"$E_n/E_0$",
+                  rf"Verlet at $\Delta t = {dt_ratio:.3f}\,\Delta t_c$ (N = {N}, r/L = {r_over_L:g})")
 
 
 def verlet_widget():
     """Slider over dt / dt_c and N: watch Verlet blow up past the limit."""
     import ipywidgets as w
 
-    return interactive(
-        plot_verlet_energy,
-        dt_ratio=w.FloatSlider(value=1.01, min=0.5, max=1.2, step=0.005, description="Δt/Δt_c"),
-        N=w.IntSlider(value=20, min=5, max=80, step=5, description="N"),
-    )
+    return interactive(plot_verlet_energy, dt_ratio=(1.01, 0.5, 1.2, 0.005, "Δt/Δt_c"),
+                       N=w.IntSlider(value=20, min=5, max=80, step=5, description="N"))

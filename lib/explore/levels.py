@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import check_positive, interactive
+from ..core import checks
+from ._common import axes, finish, interactive
 
 __all__ = ["levels_shapes", "plot_levels_shapes", "levels_widget"]
 
@@ -22,9 +23,8 @@ def levels_shapes(slenderness=10.0, alpha=3.0):
     """
     from .. import levels as lv
 
-    s = check_positive(slenderness, "slenderness")
-    if not (np.isscalar(alpha) and np.isfinite(alpha) and alpha >= 0):
-        raise ValueError(f"alpha must be a number >= 0, got {alpha!r}")
+    s = checks.positive(slenderness, "slenderness")
+    alpha = checks.nonnegative(alpha, "alpha")
     arm = lv.make_arm(s)
     out = {}
     for lev in lv.LEVELS:
@@ -38,28 +38,16 @@ def levels_shapes(slenderness=10.0, alpha=3.0):
 
 
 def plot_levels_shapes(slenderness=10.0, alpha=3.0, ax=None):
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(5.2, 4.2))
-    else:
-        fig = ax.figure
+    fig, ax = axes(ax, (5.2, 4.2))
     sh = levels_shapes(slenderness, alpha)
     for lev, st in (("pcc", "o-"), ("rod", "s--"), ("fem", "k-")):
         ax.plot(sh[lev][:, 0], sh[lev][:, 1], st, ms=3, lw=1.2, label=lev.upper() if lev != "rod" else "rod")
     ax.set_aspect("equal")
-    ax.set_xlabel("x / L")
-    ax.set_ylabel("y / L")
-    ax.set_title(rf"L/h = {slenderness:g}, $\alpha$ = {alpha:g}")
-    ax.legend(fontsize=8)
-    return fig
+    return finish(ax, "x / L", "y / L", rf"L/h = {slenderness:g}, $\alpha$ = {alpha:g}",
+                  dict(fontsize=8))
 
 
 def levels_widget():
     """Slenderness and tip-load sliders -> PCC, rod and FEM shapes overlaid."""
-    import ipywidgets as w
-
     return interactive(plot_levels_shapes,
-                        slenderness=w.FloatSlider(value=10.0, min=3.0, max=30.0, step=1.0,
-                                                  description="L/h"),
-                        alpha=w.FloatSlider(value=3.0, min=0.0, max=5.0, step=0.5, description="α"))
+                        slenderness=(10.0, 3.0, 30.0, 1.0, "L/h"), alpha=(3.0, 0.0, 5.0, 0.5, "α"))

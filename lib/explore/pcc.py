@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import beam, pcc
-from ._common import axes, check_count, interactive
+from ..core import checks
+from ._common import axes, finish, interactive
 
 __all__ = ["pcc_frequency_ratios", "plot_pcc_frequency_ratios", "pcc_widget"]
 
@@ -17,8 +18,8 @@ def pcc_frequency_ratios(n_max=8, modes=3):
     ns : (n_max,) int
     ratio : (n_max, modes) float, NaN where n < mode number (the model has fewer modes)
     """
-    n_max = check_count(n_max, "n_max")
-    modes = check_count(modes, "modes")
+    n_max = checks.integer(n_max, "n_max", low=1)
+    modes = checks.integer(modes, "modes", low=1)
     eb = beam.euler_bernoulli_omegas(modes)
     ratio = np.full((n_max, modes), np.nan)
     for n in range(1, n_max + 1):
@@ -33,11 +34,8 @@ def plot_pcc_frequency_ratios(n_max=8, ax=None):
     for j in range(3):
         ax.plot(ns, ratio[:, j], "o-", label=f"mode {j + 1}")
     ax.axhline(1.0, color="k", lw=0.8)
-    ax.set_xlabel("segments n")
-    ax.set_ylabel("PCC / Euler–Bernoulli")
-    ax.set_title("Rayleigh–Ritz: every ratio stays above 1")
-    ax.legend()
-    return fig
+    return finish(ax, "segments n", "PCC / Euler–Bernoulli", "Rayleigh–Ritz: every ratio stays above 1",
+                  {})
 
 
 def pcc_widget():

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import beam, rod
-from ._common import axes, check_count, check_positive, interactive
+from ..core import checks
+from ._common import axes, counts, finish, interactive
 
 __all__ = ["rod_frequency_errors", "plot_rod_frequency_errors", "rod_widget"]
 
@@ -22,8 +23,8 @@ def rod_frequency_errors(r_over_L, Ns=(10, 20, 40, 80)):
     err_eb : (m, 2) float, % against Euler-Bernoulli
     err_timo : (m, 2) float, % against Timoshenko
     """
-    r_over_L = check_positive(r_over_L, "r_over_L")
-    Ns = np.array([check_count(int(n), "Ns") for n in Ns])
+    r_over_L = checks.positive(r_over_L, "r_over_L")
+    Ns = counts(Ns, "Ns")
     eb = beam.euler_bernoulli_omegas(2)
     timo = beam.timoshenko_omegas(2, r_over_L)
     om = np.array([rod.frequencies(rod.make_rod(int(n), r_over_L=r_over_L), k=2) for n in Ns])
@@ -36,11 +37,8 @@ def plot_rod_frequency_errors(r_over_L=0.04, ax=None):
     for j, mk in ((0, "o"), (1, "s")):
         ax.loglog(Ns, np.abs(e_t[:, j]), mk + "-", label=rf"$|\Omega_{j+1}$ error$|$ vs Timoshenko")
         ax.loglog(Ns, np.abs(e_eb[:, j]), mk + "--", alpha=0.6, label=rf"$|\Omega_{j+1}$ error$|$ vs Euler–Bernoulli")
-    ax.set_xlabel("elements N")
-    ax.set_ylabel("relative error (%)")
-    ax.set_title(f"Discrete rod, r/L = {r_over_L:g}")
-    ax.legend(fontsize=8)
-    return fig
+    return finish(ax, "elements N", "relative error (%)", f"Discrete rod, r/L = {r_over_L:g}",
+                  dict(fontsize=8))
 
 
 def rod_widget():

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import check_count, interactive
+from ..core import checks
+from ._common import interactive
 
 __all__ = ["rod3d_shape", "plot_rod3d_shape", "rod3d_widget"]
 
@@ -30,10 +31,10 @@ def rod3d_shape(twist=1.0, tip_force=1.0, N=20, r_over_L=0.04, steps=8):
     """
     from .. import rod3d
 
-    for name, val in (("twist", twist), ("tip_force", tip_force)):
-        if not (np.isscalar(val) and np.isfinite(val)):
-            raise ValueError(f"{name} must be a finite number, got {val!r}")
-    N = check_count(N, "N")
+    twist, tip_force = checks.real(twist, "twist"), checks.real(tip_force, "tip_force")
+    N = checks.integer(N, "N", low=1)
+    r_over_L = checks.positive(r_over_L, "r_over_L")
+    steps = checks.integer(steps, "steps", low=1)
     model = rod3d.make_rod3d(N, r_over_L=r_over_L)
     state = rod3d.static(model, [0.0, -float(tip_force), 0.0, float(twist), 0.0, 0.0],
                          steps=steps, moment="dead")
@@ -71,10 +72,5 @@ def plot_rod3d_shape(twist=1.0, tip_force=1.0, N=20, ax=None):
 
 def rod3d_widget():
     """Sliders over the end torque and the tip force: the 3-D shape of the cantilever."""
-    import ipywidgets as w
-
-    return interactive(
-        plot_rod3d_shape,
-        twist=w.FloatSlider(value=1.0, min=0.0, max=3.0, step=0.1, description="torque"),
-        tip_force=w.FloatSlider(value=1.0, min=0.0, max=3.0, step=0.1, description="force"),
-    )
+    return interactive(plot_rod3d_shape, twist=(1.0, 0.0, 3.0, 0.1, "torque"),
+                       tip_force=(1.0, 0.0, 3.0, 0.1, "force"))
