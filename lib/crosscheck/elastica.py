@@ -5,11 +5,12 @@ import math
 from functools import lru_cache
 
 import numpy as np
-import scipy.linalg as sla
-import scipy.sparse.linalg as spla
 
 from .. import beam, rod, rod3d
-from ._common import check_count, check_positive, generalised_eigvals, newton_step
+from ..core import checks
+from ..core.errors import SolveError
+from ..solvers import load_path, newton_solve
+from ._common import generalised_eigvals
 
 __all__ = [
     "elastica_parameters", "elastica_rod", "elastica_stiffness", "elastica_linearisation",
@@ -21,6 +22,26 @@ __all__ = [
 
 #: PyElastica's fixed shear coefficient (Kaneko 1975, for nu = 0.5)
 ELASTICA_SHEAR_COEFFICIENT = 27.0 / 28.0
+
+
+def _check_erod(erod, name="erod"):
+    """A PyElastica ``CosseratRod`` (a ValueError naming ``name`` otherwise)."""
+    import elastica as ea
+
+    return checks.kind(erod, name, ea.CosseratRod, "a PyElastica CosseratRod (elastica_rod)")
+
+
+def _check_model(model):
+    return checks.kind(model, "model", rod.Rod, "a planar rod (lib.rod.Rod, made by "
+                                                "lib.rod.make_rod)")
+
+
+def _eigvals(K, m, subset, caller):
+    """:func:`generalised_eigvals`, its failure a SolveError."""
+    try:
+        return generalised_eigvals(K, m, subset, caller)
+    except RuntimeError as exc:
+        raise SolveError(str(exc), reason="singular") from None
 
 
 def elastica_parameters(r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
@@ -62,7 +83,7 @@ def elastica_rod(N, r_over_L=0.04, nu=0.5, ks=None):
     """
     import elastica as ea
 
-    N = check_count(N, "N", 2)
+    N = checks.integer(N, "N", low=2)
     p = elastica_parameters(r_over_L, nu, ks)
     return ea.CosseratRod.straight_rod(
         N, np.zeros(3), np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]),
@@ -115,9 +136,9 @@ def elastica_stiffness(erod, h=None):
     K : (3N-1, 3N-1) ndarray (not symmetrised)
     m : (3N-1,) ndarray, the diagonal mass in the same layout
     """
-    N = erod.n_elems
+    N = _check_erod(erod).n_elems
     n = 3 * N - 1
-    h = 1e-5 * float(erod.rest_lengths[0]) if h is None else check_positive(h, "h")
+    h = 1e-5 * float(erod.rest_lengths[0]) if h is None else checks.positive(h, "h")
     K = np.empty((n, n))
     e = np.zeros(n)
     for j in range(n):                 # one pair of PyElastica evaluations per column
@@ -138,20 +159,27 @@ def elastica_frequencies(N, k=2, r_over_L=0.04, nu=0.5, ks=None, return_asymmetr
     ``max|K - K^T| / max|K|`` (finite-difference noise when PyElastica's
     linearisation is symmetric).  With L = EI = rhoA = 1, ``omega = Omega``.
     """
-    k = check_count(k, "k")
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
+    k = checks.integer(k, "k", 1, m.size)
+    return_asymmetry = checks.boolean(return_asymmetry, "return_asymmetry")
     asym = float(np.abs(K - K.T).max() / np.abs(K).max())
-    lam = generalised_eigvals(0.5 * (K + K.T), m, None, "elastica_frequencies")
-    om = np.sqrt(lam[:k]) if k < lam.size else np.sqrt(lam)
+    lam = _eigvals(0.5 * (K + K.T), m, None, "elastica_frequencies")
+    om = np.sqrt(lam[:k])
     return (om, asym) if return_asymmetry else om
 
 
-@lru_cache(maxsize=8)
 def elastica_linearisation(N, r_over_L=0.04, nu=0.5, ks=None):
     """:func:`elastica_stiffness` of a fresh :func:`elastica_rod`, cached (read-only arrays).
 
     Returns ``(K, m)`` as :func:`elastica_stiffness`.
     """
+    elastica_parameters(r_over_L, nu, ks)                # the checks, then the cache
+    return _linearisation(checks.integer(N, "N", low=2), float(r_over_L), float(nu),
+                          None if ks is None else float(ks))
+
+
+@lru_cache(maxsize=8)
+def _linearisation(N, r_over_L, nu, ks):
     K, m = elastica_stiffness(elastica_rod(N, r_over_L, nu, ks))
     K.setflags(write=False)
     m.setflags(write=False)
@@ -186,21 +214,22 @@ def elastica_static_tip(N, load=0.01, r_over_L=0.04, nu=0.5, ks=None, t_end=6.0,
 
     Raises
     ------
-    RuntimeError when the largest speed at ``t_end`` is still above ``vtol``
-    (names the time reached and the speed).
+    SolveError
+        ``reason="not settled"`` when the largest speed at ``t_end`` is still above
+        ``vtol`` (names the time reached and the speed).
     """
     import elastica as ea
 
-    N = check_count(N, "N", 2)
-    check_positive(t_end, "t_end")
-    if not (isinstance(load, (int, float, np.floating)) and np.isfinite(load)):
-        raise ValueError(f"load must be a finite number, got {load!r}")
-    if not 0 < dt_factor < 1:
-        raise ValueError(f"dt_factor must lie in (0, 1), got {dt_factor!r}")
+    load, t_end = checks.real(load, "load"), checks.positive(t_end, "t_end")
+    dt_factor = checks.real(dt_factor, "dt_factor", 0.0, 1.0, include_low=False,
+                            include_high=False)
+    vtol = checks.positive(vtol, "vtol")
+    if damping is not None:
+        damping = checks.positive(damping, "damping")
     erod = elastica_rod(N, r_over_L, nu, ks)
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
-    lam_max = generalised_eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
-                                   "elastica_static_tip")[0]
+    lam_max = _eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
+                       "elastica_static_tip")[0]
     dt = dt_factor * 2.0 / math.sqrt(lam_max)
     steps = int(math.ceil(t_end / dt))
     damping = 2.0 * float(beam.euler_bernoulli_omegas(1)[0]) if damping is None else damping
@@ -219,8 +248,9 @@ def elastica_static_tip(N, load=0.01, r_over_L=0.04, nu=0.5, ks=None, t_end=6.0,
         t = stepper.step(sim, t, dt)
     vmax = float(np.abs(erod.velocity_collection).max())
     if not np.isfinite(vmax) or vmax > vtol:
-        raise RuntimeError(f"PyElastica relaxation not settled at t = {float(t):.3f} "
-                           f"({steps} steps): max speed {vmax:.3e} > {vtol:.1e}")
+        raise SolveError(f"max speed {vmax:.3e} > vtol = {vtol:.1e} after {steps} steps",
+                         where="elastica_static_tip (PyElastica relaxation)", step=steps,
+                         time=float(t), reason="not settled")
     return float(erod.position_collection[1, -1]), steps, vmax
 
 # --------------------------------------------------------------------------------------
@@ -233,7 +263,7 @@ def rigid_clamp_hessian(model):
     shearable) stub: the clamp spring ``2 EI phi_0 / ell`` does no work and the
     first bending spring is ``EI (phi_1 - 0) / ell``, as in PyElastica.
     """
-    H = rod.hessian(model, rod.straight(model))
+    H = rod.hessian(_check_model(model), rod.straight(model))
     return H[1:, 1:].tocsr()
 
 
@@ -249,12 +279,10 @@ def rigid_clamp_frequencies(model, k=2):
     >>> round(float(w[0]), 4)          # PyElastica's 10-element value
     3.8707
     """
-    k = check_count(k, "k")
     K = rigid_clamp_hessian(model).toarray()
     m = rod.mass(model)[1:]
-    if k > m.size:
-        raise ValueError(f"k must be <= {m.size} (the free coordinates of N = {model.N}), got {k}")
-    lam = generalised_eigvals(K, m, [0, k - 1], "rigid_clamp_frequencies")
+    k = checks.integer(k, "k", 1, m.size)           # at most the free coordinates, 3N - 1
+    lam = _eigvals(K, m, [0, k - 1], "rigid_clamp_frequencies")
     return np.sqrt(lam)
 
 
@@ -262,9 +290,11 @@ def rigid_clamp_static(model, load, steps=1, tol=1e-12, maxiter=30):
     r"""Equilibrium of :mod:`lib.rod` with ``phi_0 = 0`` held, by Newton on the reduced system.
 
     Minimises ``rod.energy(model, q, load)`` over the 3N - 1 free dofs with the
-    closed-form gradient and Hessian (sparse LU), load applied in ``steps``
-    increments; converged when ``|grad| <= tol * max(EI/L, |P|, |M|/L)`` or, after
-    a step below ``1e-14 L``, at the round-off floor ``64 eps (EA + k_sGA)``.
+    closed-form gradient and Hessian (sparse LU), load applied in ``steps`` uniform
+    increments (:func:`lib.solvers.load_path`), plain Newton by
+    :func:`lib.solvers.newton_solve`; converged when ``|grad| <= tol * max(EI/L, |P|,
+    |M|/L)`` or, after a step below ``1e-14 L``, at the round-off floor
+    ``64 eps (EA + k_sGA)``.
 
     Returns
     -------
@@ -272,32 +302,27 @@ def rigid_clamp_static(model, load, steps=1, tol=1e-12, maxiter=30):
 
     Raises
     ------
-    RuntimeError naming the load step, iteration and residual when Newton stalls.
+    SolveError
+        Naming the load step, iteration and residual when Newton fails.
     """
-    load = np.asarray(load, dtype=float)
-    if load.shape != (3,) or not np.all(np.isfinite(load)):
-        raise ValueError(f"load must be a finite (Px, Py, M), got {load!r}")
-    steps = check_count(steps, "steps")
-    q = rod.straight(model).astype(float)
+    _check_model(model)
+    load = checks.vector(load, "load", 3)
+    steps = checks.integer(steps, "steps", low=1)
+    tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
     # force scale as in rod.static, and the round-off floor of the stiff (axial, shear) terms
     scale = max(model.EI / model.L, np.abs(load[:2]).max(), abs(load[2]) / model.L)
     floor = 64 * np.finfo(float).eps * (model.EA + model.kGA)
-    for step in range(1, steps + 1):
-        ld = load * step / steps
-        dq = np.inf
-        for it in range(maxiter + 1):
-            g = rod.gradient(model, q, ld)[1:]
-            res = np.abs(g).max()
-            if res <= tol * scale or (dq <= 1e-14 * model.L and res <= floor):
-                break
-            if it == maxiter:
-                raise RuntimeError(f"rigid-clamp Newton: load step {step}/{steps}, "
-                                   f"{maxiter} iterations, residual {res:.3e}")
-            step_q = newton_step(lambda: spla.spsolve(rod.hessian(model, q)[1:, 1:].tocsc(), g),
-                                  f"rigid-clamp Newton: load step {step}/{steps}, iteration {it}")
-            q[1:] -= step_q
-            dq = np.abs(step_q).max()
-    return q
+    free = np.arange(1, model.ndof)
+
+    def solve_at(lam, q):
+        ld = load * lam
+        return newton_solve(lambda q: (rod.gradient(model, q, ld), lambda: rod.hessian(model, q)),
+                            q, tol, maxiter, where="rigid_clamp_static", accept="none",
+                            scale=scale, floor=floor, roundoff="step", xtol=1e-14 * model.L,
+                            xtol_rel=0.0, free=free)
+
+    return load_path(solve_at, rod.straight(model), steps=steps, where="rigid_clamp_static")[0]
+
 
 # --------------------------------------------------------------------------------------
 # the 3-D rod of lib.rod3d side by side with PyElastica's
@@ -312,13 +337,13 @@ def elastica_rod3d(N, r_over_L=0.04, nu=0.5, ks=None):
     d1 = y, d2 = z, d3 = x (the tangent); lib's frame columns are (d3, d1, d2).
     """
     erod = elastica_rod(N, r_over_L, nu, ks)
-    erod.bend_matrix[2, 2, :] = 1.0 / (1.0 + nu)
+    erod.bend_matrix[2, 2, :] = 1.0 / (1.0 + float(nu))
     return erod
 
 
 def elastica_state(erod):
     """lib's :class:`lib.rod3d.State` of a PyElastica rod (positions of nodes 1..N, element frames)."""
-    x = np.ascontiguousarray(erod.position_collection[:, 1:].T)
+    x = np.ascontiguousarray(_check_erod(erod).position_collection[:, 1:].T)
     D = erod.director_collection                      # (3, 3, N): rows are d1, d2, d3
     R = np.transpose(D[[2, 0, 1]], (2, 1, 0))         # columns (d3, d1, d2)
     return rod3d.State(x, rod3d.quat_from_rotmat(R))
@@ -363,7 +388,7 @@ def elastica_linearisation3d(N, r_over_L=0.04, nu=0.5, ks=None, h=None):
     erod = elastica_rod3d(N, r_over_L, nu, ks)
     s0 = rod3d.straight(rod)
     n = rod.ndof - 3
-    h = 1e-5 * rod.ell if h is None else float(h)
+    h = 1e-5 * rod.ell if h is None else checks.positive(h, "h")
     K = np.empty((n, n))
     e = np.zeros(rod.ndof)
     for j in range(n):
@@ -380,8 +405,8 @@ def elastica_linearisation3d(N, r_over_L=0.04, nu=0.5, ks=None, h=None):
 def elastica_frequencies3d(N, k=6, r_over_L=0.04, nu=0.5, ks=None):
     """Lowest ``k`` frequencies of :func:`elastica_linearisation3d` (symmetric part, ``eigh``)."""
     K, m = elastica_linearisation3d(N, r_over_L, nu, ks)
-    lam = sla.eigh(0.5 * (K + K.T), np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
-    return np.sqrt(lam)
+    k = checks.integer(k, "k", 1, m.size)
+    return np.sqrt(_eigvals(0.5 * (K + K.T), m, [0, k - 1], "elastica_frequencies3d"))
 
 
 def _dead_end_torque_class():
@@ -415,6 +440,10 @@ def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=No
     import elastica as ea
 
     load = rod3d.check_load(load)
+    if dt is not None:
+        dt = checks.positive(dt, "dt")
+    if damping is not None:
+        damping = checks.nonnegative(damping, "damping")
     erod = elastica_rod3d(N, r_over_L, nu, ks)
     sim = _elastica_system_class()()
     sim.append(erod)
@@ -443,6 +472,12 @@ def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=No
 def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
     """Run PyElastica's own position-Verlet stepper on :func:`elastica_system`.
 
+    ``dt`` must lie within the explicit stability limit ``2 / omega_max`` of position
+    Verlet, ``omega_max`` from :func:`lib.rod3d.omega_max_estimate` (the zig-zag bound;
+    it lies 0.1-5 % above the rod's highest frequency, so a step refused here is at
+    most that close to the true limit).  A run that still leaves the rod's reach, a
+    node farther than ``2 L (1 + |P| / EA)`` from the clamp, has blown up.
+
     Returns
     -------
     (state, tips) : the final :class:`lib.rod3d.State` and the tip positions (m, 3) at steps
@@ -450,15 +485,31 @@ def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=No
 
     Raises
     ------
-    FloatingPointError with the time reached if the run blows up.
+    ValueError
+        Naming the argument; ``dt`` above the stability limit.
+    lib.rod3d.BlowUpError
+        (a ``FloatingPointError`` and a :class:`~lib.core.errors.SolveError`) with the
+        step and time reached when the motion is not finite or leaves the bound above.
     """
+    model = rod3d.make_rod3d(N, r_over_L, nu, ks)
+    dt, nsteps = checks.positive(dt, "dt"), checks.integer(nsteps, "nsteps", low=0)
+    every = checks.integer(every, "every", low=1)
+    limit = 2.0 / rod3d.omega_max_estimate(model)["max"]
+    if dt > limit:
+        raise ValueError(f"dt = {dt:.4g} is above the stability limit 2 / omega_max = "
+                         f"{limit:.4g} of position Verlet (lib.rod3d.omega_max_estimate)")
     step, erod = elastica_system(N, load, r_over_L, nu, ks, damping, dt)
+    reach = 2.0 * model.L * (1.0 + np.abs(rod3d.check_load(load)[:3]).max() / model.EA)
     tips = [erod.position_collection[:, -1].copy()]
-    t = 0.0
     for n in range(1, nsteps + 1):
         t = step(dt)
+        far = float(np.abs(erod.position_collection).max())
+        if not far <= reach:                         # also NaN
+            raise rod3d.BlowUpError(
+                f"a node coordinate of {far:.3g}, beyond the reach 2 L (1 + |P|/EA) = "
+                f"{reach:.3g} of the clamped rod",
+                where="elastica_run (PyElastica position Verlet)", step=n, time=float(t),
+                reason="diverged")
         if n % every == 0:
             tips.append(erod.position_collection[:, -1].copy())
-    if not np.all(np.isfinite(erod.position_collection)):
-        raise FloatingPointError(f"PyElastica run blew up before t = {float(t):.4g}")
     return elastica_state(erod), np.array(tips)
