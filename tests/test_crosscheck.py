@@ -7,8 +7,9 @@ so the file runs in seconds once PyElastica's numba kernels are cached.
 import numpy as np
 import pytest
 
-from lib import beam, fem, pcc, rod
+from lib import beam, fem, pcc, rod, rod3d
 from lib import crosscheck as cc
+from lib.core.errors import SolveError
 from lib.crosscheck._common import generalised_eigvals
 
 EB1 = beam.euler_bernoulli_omegas(1)[0]
@@ -216,7 +217,7 @@ def test_timoshenko_transfer_names_the_thickness_when_no_root_is_bracketed():
 
 
 def test_rigid_clamp_frequencies_rejects_too_many_modes_before_eigh():
-    with pytest.raises(ValueError, match=r"^k must be <= 14"):
+    with pytest.raises(ValueError, match=r"^k must be an integer in 1\.\.14, got 15"):
         cc.rigid_clamp_frequencies(rod.make_rod(5, 0.04), 15)
 
 
@@ -235,6 +236,23 @@ def test_rigid_clamp_newton_reports_a_singular_tangent_with_its_load_step(monkey
 
     # a tangent with a zero row: spsolve warns and returns NaN; the reader gets the step
     monkeypatch.setattr(rod, "hessian", lambda model, q: sp.csr_array((q.size, q.size)))
-    with pytest.raises(RuntimeError, match=r"^rigid-clamp Newton: load step 1/1, iteration 0: "
-                                           r"the tangent matrix is singular"):
+    with pytest.raises(SolveError, match=r"^rigid_clamp_static: load step 1/1 \(λ = 1\), "
+                                         r"iteration 0, .*tangent singular"):
         cc.rigid_clamp_static(rod.make_rod(4, 0.04), (0.0, -0.01, 0.0))
+
+
+def test_elastica_run_refuses_a_step_above_the_stability_limit():
+    # the case: an unstable dt returned a blown-up tip (~2.6e4) instead of an error
+    limit = 2.0 / rod3d.omega_max_estimate(rod3d.make_rod3d(10))["max"]
+    with pytest.raises(ValueError, match=r"^dt = .* above the stability limit"):
+        cc.elastica_run(10, (0.0, -1.0, 0.0), 1.1 * limit, 200)
+
+
+def test_elastica_run_reports_a_blow_up_with_the_step_reached(monkeypatch):
+    # with the up-front limit fooled, the run itself must notice the motion leave the rod's reach
+    limit = 2.0 / rod3d.omega_max_estimate(rod3d.make_rod3d(10))["max"]
+    monkeypatch.setattr(rod3d, "omega_max_estimate", lambda model: {"max": 1e-3})
+    with pytest.raises(rod3d.BlowUpError, match=r"^elastica_run .*: step \d+ \(t = .*\).*reach") as err:
+        cc.elastica_run(10, (0.0, -1.0, 0.0), 1.5 * limit, 2000)
+    assert isinstance(err.value, SolveError) and isinstance(err.value, FloatingPointError)
+    assert err.value.step < 2000
