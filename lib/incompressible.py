@@ -98,11 +98,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from . import fem
-from .core import quadrature
-from .fe import assemble_matrix, assemble_vector, coo_indices, shape_functions
+from .core import checks, linalg, quadrature
+from .fe import (ConvergenceError, Mesh, assemble_matrix, assemble_vector, clamped_dofs,
+                 coo_indices, rectangle_mesh, shape_functions, solve_path,
+                 tip_shear_load)
+from .solvers import newton_solve
 
 __all__ = [
     "MODELS", "FORMULATIONS", "Material", "material", "neo_hookean", "mooney_rivlin", "yeoh",
@@ -121,8 +123,6 @@ MIXED = ("P2P1", "P2P0", "P1P0")
 #: Ecoflex 00-30 (Smooth-On) Yeoh constants in kPa, C10, C20, C30, as fitted by
 #: Elsayed et al. (2014) and reused in soft-robot FEM tool boxes.
 ECOFLEX_0030_YEOH = (17.0, -0.2, 0.023)
-
-ConvergenceError = fem.ConvergenceError
 
 
 # --------------------------------------------------------------------------------------
@@ -165,18 +165,25 @@ class Material:
         return not np.isfinite(self.kappa)
 
 
-def _check_positive(value, name):
-    if not (isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(value, bool)
-            and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
-
-
 def _check_nu(nu):
-    if not (isinstance(nu, (int, float, np.floating)) and not isinstance(nu, bool)
-            and -1.0 < nu <= 0.5):
-        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
-    return float(nu)
+    return checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+
+
+def _check_mat(mat, name="mat"):
+    return checks.kind(mat, name, Material, "a hyperelastic material (lib.incompressible."
+                                            "Material, made by neo_hookean, yeoh, ...)")
+
+
+def _check_body(body, name="body"):
+    return checks.kind(body, name, Body, "a plane-strain body (lib.incompressible.Body, made "
+                                         "by make_body or cantilever)")
+
+
+def _check_F(F):
+    F = checks.array(F, "F")
+    if F.shape[-2:] != (2, 2):
+        raise ValueError(f"F must have shape (..., 2, 2), got shape {F.shape}")
+    return F
 
 
 def _bulk(mu, nu):
@@ -191,7 +198,7 @@ def neo_hookean(mu=1.0, nu=0.49):
     >>> round(m.kappa, 6), round(m.lam, 6)
     (4.666667, 4.0)
     """
-    mu, nu = _check_positive(mu, "mu"), _check_nu(nu)
+    mu, nu = checks.positive(mu, "mu"), _check_nu(nu)
     return Material("neo-hookean", (mu,), nu, mu, _bulk(mu, nu), 1.0)
 
 
@@ -203,12 +210,9 @@ def mooney_rivlin(c10, c01, nu=0.49):
     >>> mooney_rivlin(0.3, 0.2).mu
     1.0
     """
-    c10 = _check_positive(c10, "c10")
-    if not (isinstance(c01, (int, float, np.floating)) and np.isfinite(c01) and c01 >= 0):
-        raise ValueError(f"c01 must be a finite number >= 0, got {c01!r}")
-    nu = _check_nu(nu)
-    mu = 2 * (c10 + float(c01))
-    return Material("mooney-rivlin", (c10, float(c01)), nu, mu, _bulk(mu, nu), 1.0)
+    c10, c01, nu = checks.positive(c10, "c10"), checks.nonnegative(c01, "c01"), _check_nu(nu)
+    mu = 2 * (c10 + c01)
+    return Material("mooney-rivlin", (c10, c01), nu, mu, _bulk(mu, nu), 1.0)
 
 
 def yeoh(c10, c20, c30, nu=0.49):
@@ -220,14 +224,10 @@ def yeoh(c10, c20, c30, nu=0.49):
     >>> round(yeoh(*ECOFLEX_0030_YEOH, nu=0.499).mu, 3)
     34.0
     """
-    c10 = _check_positive(c10, "c10")
-    if not (isinstance(c20, (int, float, np.floating)) and np.isfinite(c20)):
-        raise ValueError(f"c20 must be a finite number, got {c20!r}")
-    if not (isinstance(c30, (int, float, np.floating)) and np.isfinite(c30) and c30 >= 0):
-        raise ValueError(f"c30 must be a finite number >= 0, got {c30!r}")
-    nu = _check_nu(nu)
+    c10, c20 = checks.positive(c10, "c10"), checks.real(c20, "c20")
+    c30, nu = checks.nonnegative(c30, "c30"), _check_nu(nu)
     mu = 2 * c10
-    return Material("yeoh", (c10, float(c20), float(c30)), nu, mu, _bulk(mu, nu), 1.0)
+    return Material("yeoh", (c10, c20, c30), nu, mu, _bulk(mu, nu), 1.0)
 
 
 def stable_neo_hookean(mu=1.0, nu=0.49):
@@ -242,7 +242,7 @@ def stable_neo_hookean(mu=1.0, nu=0.49):
     >>> round(m.kappa, 6), round(m.J0, 6)
     (1.833333, 1.545455)
     """
-    mu, nu = _check_positive(mu, "mu"), _check_nu(nu)
+    mu, nu = checks.positive(mu, "mu"), _check_nu(nu)
     lam = np.inf if nu == 0.5 else 2 * mu * nu / (1 - 2 * nu)
     mu_s, lam_s = 4 * mu / 3, lam + 5 * mu / 6
     return Material("stable-neo-hookean", (mu_s,), nu, mu, lam_s, 1 + 3 * mu_s / (4 * lam_s))
@@ -256,12 +256,11 @@ def material(model, nu=0.49, **constants):
     >>> material("ogden")
     Traceback (most recent call last):
     ...
-    ValueError: model must be one of ('neo-hookean', 'mooney-rivlin', 'yeoh', 'stable-neo-hookean'), got 'ogden'
+    ValueError: model must be one of 'neo-hookean', 'mooney-rivlin', 'yeoh', 'stable-neo-hookean', got 'ogden'
     """
     makers = {"neo-hookean": neo_hookean, "mooney-rivlin": mooney_rivlin, "yeoh": yeoh,
               "stable-neo-hookean": stable_neo_hookean}
-    if model not in makers:
-        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    checks.choice(model, "model", MODELS)
     try:
         return makers[model](nu=nu, **constants)
     except TypeError as err:
@@ -373,10 +372,10 @@ def response(mat, F, order=2):
     >>> float(W), float(abs(P).max()), round(float(A[0, 0, 0, 0]), 6)   # 2 mu + lam
     (0.0, 0.0, 3.0)
     """
-    if mat.incompressible:
+    if _check_mat(mat).incompressible:
         raise ValueError("mat has nu = 0.5 (kappa = inf): the energy is a constraint; "
                          "evaluate it through a mixed formulation")
-    F = np.asarray(F, dtype=float)
+    F, order = _check_F(F), checks.choice(order, "order", (0, 1, 2))
     if mat.model != "stable-neo-hookean":
         J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
         if np.any(J <= 0):
@@ -394,13 +393,10 @@ def uniaxial_stress(mat, stretch, mode="uniaxial"):
     >>> round(float(uniaxial_stress(neo_hookean(1.0), 2.0)), 6)     # mu (l - l^-2)
     1.75
     """
-    if mat.model == "stable-neo-hookean":
+    if _check_mat(mat).model == "stable-neo-hookean":
         raise ValueError("mat must be an isochoric model (neo-hookean, mooney-rivlin, yeoh)")
-    if mode not in ("uniaxial", "planar"):
-        raise ValueError(f"mode must be 'uniaxial' or 'planar', got {mode!r}")
-    l = np.asarray(stretch, dtype=float)
-    if np.any(l <= 0):
-        raise ValueError("stretch must be > 0")
+    checks.choice(mode, "mode", ("uniaxial", "planar"))
+    l = checks.array(stretch, "stretch", low=0.0, include_low=False)
     if mode == "uniaxial":
         I1, I2 = l**2 + 2 / l, 2 * l + 1 / l**2
     else:
@@ -430,10 +426,12 @@ def fit_mooney_rivlin(stretch, stress, nu=0.49):
     >>> np.round(m.constants, 10).tolist()
     [0.3, 0.1]
     """
-    l = np.asarray(stretch, dtype=float)
-    y = np.asarray(stress, dtype=float)
-    if l.shape != y.shape or l.ndim != 1 or l.size < 2:
-        raise ValueError("stretch and stress must be 1-D arrays of equal length >= 2")
+    l = checks.vector(stretch, "stretch", low=0.0, include_low=False)
+    y = checks.vector(stress, "stress", l.size)
+    if l.size < 2 or np.ptp(l) == 0:
+        raise ValueError(f"stretch must hold at least two different stretches, got "
+                         f"{checks.show(l)}")
+    nu = _check_nu(nu)
     A = np.column_stack([2 * (l - l**-2), 2 * (1 - l**-3)])
     c = sla.lstsq(A, y)[0]
     if c[1] < 0:
@@ -494,17 +492,16 @@ def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
     >>> b.n_u, b.n_p
     (30, 6)
     """
-    if formulation not in FORMULATIONS:
-        raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
-    if not isinstance(mat, Material):
-        raise ValueError(f"mat must be a Material, got {type(mat).__name__}")
+    checks.choice(formulation, "formulation", FORMULATIONS)
+    _check_mat(mat)
+    checks.kind(mesh, "mesh", Mesh, "a triangle mesh (lib.fe.Mesh, made by rectangle_mesh)")
     if mesh.element != _element_of(formulation):
         raise ValueError(f"formulation {formulation!r} needs a {_element_of(formulation)} mesh, "
                          f"got {mesh.element!r}")
     if mat.incompressible and formulation not in MIXED:
         raise ValueError(f"nu = 0.5 (exactly incompressible) is allowed only by a mixed "
                          f"formulation {MIXED}; formulation {formulation!r} is displacement-only")
-    geom = fem.make_model(mesh, E=1.0, nu=0.3, rho=_check_positive(rho, "rho"), fixed=fixed)
+    geom = fem.make_model(mesh, E=1.0, nu=0.3, rho=rho, fixed=fixed)
     ne = len(mesh.elements)
     area = geom.w.sum(axis=1)
     nq = geom.w.shape[1]
@@ -537,29 +534,30 @@ def cantilever(nx, ny, formulation, mat, slenderness=10.0, rho=1.0):
     >>> cantilever(10, 1, "Fbar", neo_hookean(1.0, 0.499)).free.size
     120
     """
-    if formulation not in FORMULATIONS:
-        raise ValueError(f"formulation must be one of {FORMULATIONS}, got {formulation!r}")
-    mesh = fem.rectangle_mesh(nx, ny, _element_of(formulation), length=float(slenderness),
-                              height=1.0)
-    return make_body(mesh, mat, formulation, fixed=fem.clamped_dofs(mesh), rho=rho)
+    checks.choice(formulation, "formulation", FORMULATIONS)
+    _check_mat(mat)
+    mesh = rectangle_mesh(nx, ny, _element_of(formulation),
+                          length=checks.positive(slenderness, "slenderness"), height=1.0)
+    return make_body(mesh, mat, formulation, fixed=clamped_dofs(mesh), rho=rho)
 
 
 def n_unknowns(body):
     """Free unknowns (displacements plus pressures)."""
-    return int(body.free.size)
+    return int(_check_body(body).free.size)
+
+
+def _check_x(body, x, name="x"):
+    _check_body(body)
+    return checks.vector(x, name, body.n_u + body.n_p)
 
 
 def _split(body, x):
-    x = np.asarray(x, dtype=float)
-    n = body.n_u + body.n_p
-    if x.shape != (n,):
-        raise ValueError(f"x must have shape ({n},), got {x.shape}")
     return x[:body.n_u], x[body.n_u:]
 
 
 def displacement(body, x):
     """The displacement part of ``x``."""
-    return _split(body, x)[0]
+    return _split(body, _check_x(body, x))[0]
 
 
 def pressure_field(body, x):
@@ -567,6 +565,7 @@ def pressure_field(body, x):
 
     ``p`` is the multiplier of ``J - J0``: tension positive (``-p`` is the mean pressure).
     """
+    x = _check_x(body, x)
     if not body.mixed:
         raise ValueError(f"body has no pressure unknowns (formulation {body.formulation!r})")
     return _split(body, x)[1][body.pdofs]
@@ -619,6 +618,8 @@ def energy(body, x, load=None):
     >>> energy(b, np.zeros(b.n_u + b.n_p))
     0.0
     """
+    x = _check_x(body, x)
+    load = None if load is None else checks.vector(load, "load", body.n_u)
     u, p = _split(body, x)
     F = _F(body, u)
     _check_det(body, F)
@@ -673,6 +674,8 @@ def gradient(body, x, load=None):
     >>> float(abs(gradient(b, np.zeros(b.n_u))).max())
     0.0
     """
+    x = _check_x(body, x)
+    load = None if load is None else checks.vector(load, "load", body.n_u)
     return _residual(body, x, load)[0]
 
 
@@ -688,6 +691,10 @@ def hessian(body, x):
     >>> K.shape, float(abs(K - K.T).max())
     ((36, 36), 0.0)
     """
+    return _hessian(body, _check_x(body, x))
+
+
+def _hessian(body, x):
     u, p = _split(body, x)
     F = _F(body, u)
     _check_det(body, F)
@@ -715,7 +722,7 @@ def hessian(body, x):
 
 def mass(body):
     """Consistent mass of the displacement unknowns (CSR, 2 n_nodes square)."""
-    return fem.mass(body.geom)
+    return fem.mass(_check_body(body).geom)
 
 
 def tip_load(body, alpha=1.0):
@@ -724,9 +731,9 @@ def tip_load(body, alpha=1.0):
     ``alpha = P L^2/(E' I)`` is the load parameter of :mod:`lib.fem`'s large-deflection
     example (alpha = 1 sags the tip by about 0.3 L); returns the nodal load on ``u``.
     """
-    m = body.geom.mesh
-    P = alpha * _Ep(body.material) * m.height**3 / 12 / m.length**2
-    return fem.tip_shear_load(body.geom, P)
+    m = _check_body(body).geom.mesh
+    P = checks.real(alpha, "alpha") * _Ep(body.material) * m.height**3 / 12 / m.length**2
+    return tip_shear_load(body.geom, P)
 
 
 def _Ep(mat):
@@ -740,6 +747,8 @@ def tip_deflection(body, x):
 
 def tip_ratio(body, x, alpha):
     """Tip deflection over the linear Euler-Bernoulli value ``P L^3/(3 E' I) = alpha L/3``."""
+    if checks.real(alpha, "alpha") == 0:
+        raise ValueError("alpha must be non-zero (the load the ratio divides by), got 0")
     return -tip_deflection(body, x) / (alpha * body.geom.mesh.length / 3)
 
 
@@ -771,9 +780,11 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
           extra_scale=None):
     r"""Static equilibrium by Newton's method with load increments.
 
-    The load factor runs from 0 to 1 in ``steps`` equal increments.  At each, Newton
-    solves the tangent system (symmetric; indefinite for mixed bodies) by sparse LU
-    (:func:`scipy.sparse.linalg.splu`) until the displacement residual is below
+    :func:`lib.solvers.newton_solve` (plain Newton with a per-entry force scale and
+    round-off floor) along an adaptive :func:`lib.solvers.load_path` whose cut
+    increments do not re-grow.  The load factor runs from 0 to 1 in ``steps`` equal
+    increments.  At each, Newton solves the tangent system (symmetric; indefinite for
+    mixed bodies) by sparse LU (:func:`lib.core.linalg.factor`) until the displacement residual is below
     ``tol`` times the largest load and the pressure residual below ``tol`` times the
     largest element area, or until it reaches its round-off floor (64 eps times the
     terms summed into each force, or times ``|K| |x|``).  A Newton step that would
@@ -790,102 +801,85 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
 
     Returns
     -------
-    SolveResult
+    SolveResult (``t_solve`` is the wall time outside assembly: factorisations and
+    bookkeeping)
 
     Raises
     ------
-    ConvergenceError naming the load factor reached, the iteration and the residual.
+    ValueError naming a bad argument (a NaN in ``x0`` or ``load``, a zero load).
+    ConvergenceError (a :class:`~lib.core.errors.SolveError`, ``reason="cut limit"``)
+    naming the load step and λ tried, the load factor reached, the iteration and the
+    residual.
     """
-    if not (isinstance(steps, (int, np.integer)) and steps >= 1):
-        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
-    load = np.asarray(load, dtype=float)
-    if load.shape != (body.n_u,):
-        raise ValueError(f"load must have shape ({body.n_u},), got {load.shape}")
-    fr = body.free
-    nu_free = body.geom.free.size
-    x = np.zeros(body.n_u + body.n_p) if x0 is None else np.array(x0, dtype=float)
-    if extra is not None and not callable(extra):
-        raise ValueError(f"extra must be a callable extra(u, factor) -> (g, H), got {extra!r}")
-    fscale = max(float(np.abs(load).max()), 0.0 if extra_scale is None else float(extra_scale))
-    if not (np.isfinite(fscale) and fscale > 0):
+    _check_body(body)
+    load = checks.vector(load, "load", body.n_u)
+    steps, maxiter = checks.integer(steps, "steps", low=1), checks.integer(maxiter, "maxiter", low=0)
+    tol, max_cuts = checks.nonnegative(tol, "tol"), checks.integer(max_cuts, "max_cuts", low=0)
+    x0 = np.zeros(body.n_u + body.n_p) if x0 is None else _check_x(body, x0, "x0").copy()
+    if extra is not None:
+        checks.function(extra, "extra")
+    fscale = max(float(np.abs(load).max()),
+                 0.0 if extra_scale is None else checks.positive(extra_scale, "extra_scale"))
+    if fscale == 0:
         raise ValueError("load is zero (give extra_scale when the load comes from extra)")
+    fr, n_u, eps = body.free, body.n_u, np.finfo(float).eps
     ascale = body.area.max()
-    eps = np.finfo(float).eps
+    scale = np.concatenate([np.full(n_u, fscale), np.full(body.n_p, ascale)])
     barrier = body.material.model != "stable-neo-hookean"
-    iters, clock = [], {"asm": 0.0, "sol": 0.0}
+    clock, last = {"asm": 0.0, "all": 0.0}, {"relative": 0.0}
 
     def added(x, factor):
-        g, H = extra(x[:body.n_u], factor)
+        g, H = extra(x[:n_u], factor)
         g = np.asarray(g, dtype=float)
-        if g.shape != (body.n_u,):
-            raise ValueError(f"extra must return g of shape ({body.n_u},), got {g.shape}")
+        if g.shape != (n_u,):
+            raise ValueError(f"extra must return g of shape ({n_u},), got {g.shape}")
         if H is not None and body.n_p:
             H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
         return np.concatenate([g, np.zeros(body.n_p)]), H
 
-    def newton(x, factor):
-        """Newton at the load factor: (x, iterations, residual, converged)."""
-        fs = load * factor
-        knorm, res = 0.0, np.inf
-        for it in range(maxiter + 1):
-            t0 = time.perf_counter()
-            r, scale = _residual(body, x, fs)
-            if extra is not None:
-                g_extra, H_extra = added(x, factor)
-                r = r + g_extra
-                scale = scale + np.abs(g_extra[:body.n_u])
-            clock["asm"] += time.perf_counter() - t0
-            rf = r[fr]
-            ru, rp = np.abs(rf[:nu_free]), np.abs(rf[nu_free:])
-            res = max(ru.max() / fscale, rp.max() / ascale if rp.size else 0.0)
-            if not np.isfinite(res) or res > 1e8:
-                return x, it, res, False
-            floor_u = 64 * eps * np.maximum(scale[body.geom.free], knorm * np.abs(x).max())
-            at_floor = np.all(ru <= floor_u) and (rp.size == 0 or rp.max() <= 64 * eps * ascale)
-            if res <= tol or at_floor:
-                return x, it, res, True
-            if it == maxiter:
-                return x, it, res, False
-            t0 = time.perf_counter()
-            K = hessian(body, x)
-            if extra is not None and H_extra is not None:
-                K = K + H_extra
-            K = K[fr][:, fr].tocsc()
-            clock["asm"] += time.perf_counter() - t0
-            knorm = float(abs(K).sum(axis=1).max())
-            t0 = time.perf_counter()
-            try:
-                dx = spla.splu(K).solve(rf)
-            except RuntimeError:              # SuperLU: exactly singular tangent
-                return x, it, res, False
-            clock["sol"] += time.perf_counter() - t0
-            t = 1.0
-            for _ in range(30):
-                trial = x.copy()
-                trial[fr] -= t * dx
-                if not barrier or np.all(_det(_F(body, trial[:body.n_u])) > 0):
-                    break
-                t *= 0.5
-            else:
-                return x, it, res, False
-            x = trial
-        return x, maxiter, res, False
+    def solve_at(lam, x):
+        fs = load * lam
+        state = {"knorm": 0.0, "scale": None}    # the floor's |K| comes from the last tangent
 
-    lam, dlam, cuts, res = 0.0, 1.0 / steps, 0, 0.0
-    while lam < 1.0 - 1e-12:
-        target = min(1.0, lam + dlam)
-        xn, it, res, ok = newton(x.copy(), target)
-        iters.append(it)
-        if ok:
-            x, lam, cuts = xn, target, 0
-            continue
-        cuts += 1
-        if cuts > max_cuts:
-            raise ConvergenceError(f"Newton failed at load factor {target:.4g} (converged up to "
-                                   f"{lam:.4g}) after {max_cuts} increment cuts: relative "
-                                   f"residual {res:.3e} after {it} iterations")
-        dlam *= 0.5
-    return SolveResult(x, iters, True, float(res), clock["asm"], clock["sol"])
+        def fun(x):
+            t0 = time.perf_counter()
+            r, sv = _residual(body, x, fs)
+            H_extra = None
+            if extra is not None:
+                g_extra, H_extra = added(x, lam)
+                r, sv = r + g_extra, sv + np.abs(g_extra[:n_u])
+            state["scale"] = sv
+            clock["asm"] += time.perf_counter() - t0
+
+            def tangent():
+                t0 = time.perf_counter()
+                K = _hessian(body, x) if H_extra is None else _hessian(body, x) + H_extra
+                state["knorm"] = float(abs(K[fr][:, fr]).sum(axis=1).max())
+                clock["asm"] += time.perf_counter() - t0
+                return K
+            return r, tangent, scale
+
+        def floor(x):
+            fl = np.zeros(n_u + body.n_p)
+            g = body.geom.free
+            fl[g] = 64 * eps * np.maximum(state["scale"][g], state["knorm"] * np.abs(x).max())
+            fl[n_u:] = 64 * eps * ascale
+            return fl
+
+        def record(it, x, R):
+            last["relative"] = float(np.max(np.abs(R) / scale[fr]))
+
+        return newton_solve(fun, x, tol, maxiter, max_backtracks=29, where="incompressible.solve",
+                            accept="none", floor=floor, roundoff="residual", diverge=1e8,
+                            free=fr, callback=record, admissible=(lambda x: bool(np.all(
+                                _det(_F(body, x[:n_u])) > 0))) if barrier else None)
+
+    t0 = time.perf_counter()
+    x, path = solve_path(solve_at, x0, steps, "incompressible.solve", adaptive=True,
+                         max_cuts=max_cuts, regrow=False)
+    wall = time.perf_counter() - t0
+    return SolveResult(x, [t[1] for t in path.tried], True, last["relative"], clock["asm"],
+                       wall - clock["asm"])
 
 
 # --------------------------------------------------------------------------------------
@@ -908,7 +902,7 @@ def inf_sup(body):
     >>> round(inf_sup(cantilever(10, 1, "P2P1", neo_hookean(1.0, 0.5))), 3) > 0.1
     True
     """
-    if not body.mixed:
+    if not _check_body(body).mixed:
         raise ValueError(f"body must be mixed {MIXED}, got formulation {body.formulation!r}")
     G, w = body.geom.G, body.geom.w
     n = 2 * G.shape[2]
@@ -920,8 +914,7 @@ def inf_sup(body):
     B = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))[fr].T.tocsc()
     Me = np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
     Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).toarray()
-    lu = spla.splu(K[fr][:, fr].tocsc())
-    S = B @ lu.solve(B.T.toarray())
+    S = B @ linalg.solve(K[fr][:, fr], B.T.toarray(), where="inf_sup: the vector Laplacian")
     ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, 0])
     return float(np.sqrt(max(ev[0], 0.0)))
 
@@ -933,14 +926,14 @@ def dynamics_force(body, load=None):
     unknowns are ``[u, p]`` and the pressure rows are the constraint residual
     ``int N_c (J - J0 - p/kappa)`` (pair it with :func:`dynamics_mass`).
     """
-    fr = body.free
+    fr = _check_body(body).free
     n = body.n_u + body.n_p
-    load = np.zeros(body.n_u) if load is None else np.asarray(load, dtype=float)
+    load = np.zeros(body.n_u) if load is None else checks.vector(load, "load", body.n_u)
 
     def force(x_free):
         x = np.zeros(n)
         x[fr] = x_free
-        return gradient(body, x, load)[fr], hessian(body, x)[fr][:, fr]
+        return _residual(body, x, load)[0][fr], _hessian(body, x)[fr][:, fr]
 
     return force
 
@@ -955,7 +948,8 @@ def dynamics_mass(body, eps=1e-9):
     ``eps a_p`` is far below the constraint residual's round-off.  The kinetic energy
     (:func:`kinetic_energy`) counts the displacements only.
     """
-    _check_positive(eps, "eps")
+    _check_body(body)
+    eps = checks.positive(eps, "eps")
     M = mass(body)[body.geom.free][:, body.geom.free]
     if not body.mixed:
         return M.tocsr()
@@ -965,13 +959,14 @@ def dynamics_mass(body, eps=1e-9):
 
 def kinetic_energy(body, v_free):
     """``v_u^T M v_u / 2`` of the displacement velocities in a free-unknown velocity vector."""
-    nf = body.geom.free.size
-    v = np.asarray(v_free, dtype=float)[:nf]
+    nf = _check_body(body).geom.free.size
+    v = checks.vector(v_free, "v_free", body.free.size)[:nf]
     return 0.5 * float(v @ (mass(body)[body.geom.free][:, body.geom.free] @ v))
 
 
 def expand(body, x_free):
     """Full ``x`` from its free entries (zeros on the clamp)."""
+    x_free = checks.vector(x_free, "x_free", _check_body(body).free.size)
     x = np.zeros(body.n_u + body.n_p)
     x[body.free] = x_free
     return x

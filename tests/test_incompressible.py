@@ -280,8 +280,10 @@ def test_bad_input_raises_value_error_naming_the_argument(call, name):
 
 def test_failed_newton_says_how_far_it_got():
     b = inc.cantilever(10, 1, "T6", inc.neo_hookean(1.0, 0.4999))
-    with pytest.raises(inc.ConvergenceError, match="load factor"):
+    with pytest.raises(inc.ConvergenceError, match=r"load step 1 \(λ = 0.5\), iteration 2, "
+                                                   r"residual .*cut limit.*up to λ = 0") as err:
         inc.solve(b, inc.tip_load(b, 1.0), steps=1, maxiter=2, max_cuts=1)
+    assert err.value.reason == "cut limit" and err.value.load == 0.5
 
 
 def test_explore_ratios_rank_the_elements_as_the_chapter_does():
