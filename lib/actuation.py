@@ -284,14 +284,17 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
                   weights=weights, _cols=(rows, cols, kind, M))
 
 
-def _check_tendon(rod, tendon, q=None, name="tendon"):
-    """The rod, the tendon (made for it) and the state checked; returns ``q``."""
-    _check_rod(rod)
+def _check_tendon(rod, tendon, name="tendon"):
     checks.kind(tendon, name, Tendon, "a Tendon (made by make_tendon)")
-    if tendon.N != rod.N:
+    if tendon.N != _check_rod(rod).N:
         raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
                          f"N = {rod.N}")
-    return None if q is None else _check_q(rod, q)
+
+
+def _tendon_q(rod, tendon, q):
+    """The rod, the tendon (made for it) and the state checked; returns ``q``."""
+    _check_tendon(rod, tendon)
+    return _check_q(rod, q)
 
 
 def _frames(rod, tendon, q):
@@ -316,7 +319,7 @@ def eyelets(rod, tendon, q):
     >>> eyelets(r, make_tendon(r, 0.01), rd.straight(r)).round(3).tolist()
     [[0.0, 0.01], [0.25, 0.01], [0.75, 0.01], [1.0, 0.01]]
     """
-    return _frames(rod, tendon, _check_tendon(rod, tendon, q))[0]
+    return _frames(rod, tendon, _tendon_q(rod, tendon, q))[0]
 
 
 def _segments(rod, tendon, q):
@@ -341,7 +344,7 @@ def tendon_length(rod, tendon, q):
     >>> round(tendon_length(r, make_tendon(r, 0.02, anchor=5), rd.straight(r)), 12)
     0.5
     """
-    return _length(rod, tendon, _check_tendon(rod, tendon, q))
+    return _length(rod, tendon, _tendon_q(rod, tendon, q))
 
 
 def _length(rod, tendon, q):
@@ -375,7 +378,7 @@ def tendon_gradient(rod, tendon, q):
     >>> tendon_gradient(r, make_tendon(r, 0.01), rd.straight(r)).round(6).tolist()
     [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
     """
-    return _tendon_gradient(rod, tendon, _check_tendon(rod, tendon, q))
+    return _tendon_gradient(rod, tendon, _tendon_q(rod, tendon, q))
 
 
 def _tendon_gradient(rod, tendon, q):
@@ -407,7 +410,7 @@ def tendon_hessian(rod, tendon, q):
     >>> H.shape, float(abs(H - H.T).max())
     ((9, 9), 0.0)
     """
-    return _tendon_hessian(rod, tendon, _check_tendon(rod, tendon, q))
+    return _tendon_hessian(rod, tendon, _tendon_q(rod, tendon, q))
 
 
 def _tendon_hessian(rod, tendon, q):
@@ -445,20 +448,23 @@ def _tendon_hessian(rod, tendon, q):
     return (0.5 * (H + H.T)).tocsr()      # duplicates summed in different orders: resymmetrise
 
 
-def _check_tendons(rod, tendons, tensions=None, name="tensions"):
-    """The tendons as a list (each made for ``rod``) and the tensions, one per tendon
-    (a number stands for all), finite and >= 0: a cable can only pull (a slack one has 0)."""
+def _tendon_list(rod, tendons):
+    """The tendons as a list, each made for ``rod``."""
     if isinstance(tendons, Tendon):
         tendons = [tendons]
     if not isinstance(tendons, (list, tuple)) or not tendons:
         raise ValueError(f"tendons must be a Tendon or a non-empty sequence of them, got "
                          f"{checks.show(tendons)}")
     for t in tendons:
-        _check_tendon(rod, t, name="tendons")
-    if tensions is None:
-        return list(tendons)
-    return list(tendons), checks.array(tensions, name, shape=(len(tendons),), broadcast=True,
-                                       low=0.0)
+        _check_tendon(rod, t, "tendons")
+    return list(tendons)
+
+
+def _check_tendons(rod, tendons, tensions, name="tensions"):
+    """The tendons and the tensions, one per tendon (a number stands for all), finite and
+    >= 0: a cable can only pull (a slack one has 0)."""
+    tendons = _tendon_list(rod, tendons)
+    return tendons, checks.array(tensions, name, shape=(len(tendons),), broadcast=True, low=0.0)
 
 
 def _check_loads(load, grav):
@@ -845,7 +851,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     >>> res.reachable, res.active, round(res.distance, 4), bool(res.multipliers[0] > 0)
     (False, ('upper',), 0.0417, True)
     """
-    tendons = _check_tendons(_check_rod(rod), tendons)
+    tendons = _tendon_list(_check_rod(rod), tendons)
     m = len(tendons)
     lo = checks.array(tau_min, "tau_min", shape=(m,), broadcast=True, low=0.0)
     hi = checks.array(tau_max, "tau_max", shape=(m,), broadcast=True, low=0.0, include_low=False)

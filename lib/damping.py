@@ -235,15 +235,18 @@ def damping_matrix(model, q):
 
 
 def _matrices(**named):
-    """Mass, damping and stiffness matrices of one order n, each a square (dense or sparse)
-    matrix, or a lumped mass vector of length n (the first argument fixes n)."""
-    out, n = [], None
-    for name, A in named.items():
-        if not sp.issparse(A) and np.ndim(A) == 1:
-            A = checks.vector(A, name, n)
+    """Matrices of one order n: the first (the stiffness) a square dense or sparse matrix,
+    the others too or, as lumped masses or dampers, vectors of length n."""
+    (first, K), *rest = named.items()
+    out = [checks.matrix(K, first, square=True, sparse=True)]
+    n = out[0].shape[0]
+    for name, A in rest:
+        if sp.issparse(A) or np.ndim(A) != 1:
+            A = checks.matrix(A, name, square=True, sparse=True)
         else:
-            A = checks.matrix(A, name, None if n is None else (n, n), square=True, sparse=True)
-        n = A.shape[0]
+            A = checks.vector(A, name)
+        if A.shape[0] != n:
+            raise ValueError(f"{name} must be of the order of {first} ({n}), got shape {A.shape}")
         out.append(A)
     return out
 

@@ -409,3 +409,50 @@ def test_fem_cable_pull_is_in_equilibrium_and_linear_at_small_tension():
         r = fem.gradient(m, u) + tau * ac.cable_gradient(m, top, u)
         assert np.abs(r[m.free]).max() <= 1e-9 * tau
     assert np.all(np.diff([fem.tip_deflection(m, u) for u in U]) > 0)
+
+
+# ------------------------------------------------------------- results, failures, extremes
+def test_ramp_response_ends_exactly_at_t_end_or_says_why_not():
+    r = rd.make_rod(4)
+    t = ac.make_tendon(r, 0.03)
+    ts, Q, taus = ac.ramp_response(r, [t], [2.0], 0.1, 0.05, 0.01, every=2)
+    assert ts[-1] == pytest.approx(0.05, abs=1e-15) and len(ts) == len(Q) == len(taus) == 4
+    with pytest.raises(ValueError, match="t_end = 0.25 .*dt = 0.1"):   # it used to stop at 0.2
+        ac.ramp_response(r, [t], [2.0], 0.1, 0.25, 0.1)
+
+
+def test_a_failed_solve_is_a_solve_error_saying_how_far_it_got():
+    from lib.core.errors import SolveError
+
+    r = rd.make_rod(8)
+    with pytest.raises(ac.ActuationSolveError, match=r"load step 1/2 \(λ = 0.5\), iteration 1") as err:
+        ac.static(r, [ac.make_tendon(r, 0.04)], [80.0], steps=2, maxiter=1)
+    assert isinstance(err.value, SolveError) and err.value.iteration == 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda r, t, q: ac.static(r, [t], [1.0], q0=q),
+    lambda r, t, q: ac.inverse(r, [t], (0.9, 0.1), 10.0, q0=q),
+])
+def test_a_nan_start_state_is_bad_input_not_a_solver_failure(call):
+    r = rd.make_rod(4)
+    q = rd.straight(r)
+    q[4] = np.nan
+    with pytest.raises(ValueError, match="q0 must be finite"):
+        call(r, ac.make_tendon(r, 0.03), q)
+
+
+def test_tiny_and_huge_tensions_give_the_exact_constant_curvature():
+    """Extreme but legal: tau d / EI = 3e-11 (one Newton step) and 6 (almost a full turn,
+    where the discrete curvature converges to it at second order)."""
+    r = rd.make_rod(20, r_over_L=0.03)
+    q = ac.static(r, [ac.make_tendon(r, 0.03)], [1e-9], steps=1)
+    assert np.allclose(np.diff(q[0::3]) / r.ell, 1e-9 * 0.03 / r.EI, rtol=1e-6, atol=0)
+    err = []
+    for N in (20, 40):
+        r = rd.make_rod(N, r_over_L=0.03)
+        q = ac.static(r, [ac.make_tendon(r, 0.03)], [200.0], steps=20)
+        kappa = np.diff(q[0::3]) / r.ell
+        assert kappa.std() <= 2e-3 * kappa.mean()
+        err.append(abs(kappa.mean() - 200.0 * 0.03 / r.EI))
+    assert 3.5 <= err[0] / err[1] <= 5

@@ -160,3 +160,17 @@ def test_bad_input_raises_valueerror_naming_argument():
         damping.rayleigh_coefficients(2.0, 1.0, 0.05)
     with pytest.raises(ValueError, match="alpha"):
         damping.rayleigh_matrix(np.ones(2), np.eye(2), -0.1, 0.0)
+
+
+def test_extreme_frequencies_and_rayleigh_orders_are_exact():
+    """Extreme but legal: omega from 1e-6 to 1e6, a sparse K with a lumped mass."""
+    a, b = damping.rayleigh_coefficients(1e-6, 1e6, 0.02)
+    assert np.allclose(damping.modal_damping_ratios([1e-6, 1e6], a, b), 0.02, rtol=1e-12)
+    import scipy.sparse as sp
+    K = sp.diags([2.0, 2.0, 2.0]).tocsr()
+    C = damping.rayleigh_matrix([1.0, 2.0, 3.0], K, 0.5, 0.25)
+    assert sp.issparse(C) and np.allclose(C.diagonal(), [1.0, 1.5, 2.0])
+    with pytest.raises(ValueError, match="M must be of the order of K"):
+        damping.rayleigh_matrix([1.0], np.eye(2), 0.1, 0.0)      # used to broadcast
+    with pytest.raises(ValueError, match="alpha"):
+        damping.modal_damping_ratios([1.0], alpha=-0.1)         # used to give zeta < 0

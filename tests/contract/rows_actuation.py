@@ -1,0 +1,219 @@
+"""Contract rows of lib.actuation (see framework.py): every public function, the tendon
+length, the total potential and the FEM cable length as models (FD checks)."""
+import numpy as np
+
+from lib import actuation as ac
+from lib import fem, rod, rod3d
+
+from .framework import (Call, Kind, Model, array, boolean, choice, integer, model,
+                        nonnegative, positive, real)
+
+MODULE = "lib.actuation"
+
+
+def _const(v):
+    return lambda valid: v
+
+
+# ------------------------------------------------------------------------- the rod arm
+def _rod():
+    return rod.make_rod(4)
+
+
+def _arm():
+    r = _rod()
+    return r, [ac.make_tendon(r, 0.03)]
+
+
+def _q(r, seed=0, scale=0.05):
+    dq = np.random.default_rng(seed).standard_normal(r.ndof) * scale
+    dq[1::3] *= r.ell
+    dq[2::3] *= r.ell
+    return rod.straight(r) + dq
+
+
+_ROD = model(position=0, wrong=lambda: rod3d.make_rod3d(4))            # a 3-D rod says so
+_OTHER_TENDON = lambda: ac.make_tendon(rod.make_rod(6), 0.01)          # made for another rod
+_TENDON = Kind(dict(model(wrong=_OTHER_TENDON).cases), position=1)
+_TENDONS = lambda position=None: Kind(
+    {"None": _const(None), "string": _const("tendon"), "empty": _const([]),
+     "other-rod": lambda valid: [_OTHER_TENDON()], "not-a-tendon": _const([0.03])}, position)
+# tensions: one per tendon, >= 0 (a cable can only pull: a negative tension is bad input)
+_TENSIONS = lambda position=None, skip=(): Kind(dict(array(skip=skip).cases,
+                                                    negative=_const([-1.0])), position)
+_LOADS = {"load": array(skip=("None",)), "grav": real()}
+_SOLVE = {"steps": integer(low=1), "tol": nonnegative(), "maxiter": integer(low=0),
+          "q0": array(skip=("None",)), "tensions0": _TENSIONS(skip=("None",))}
+
+
+def _tendon_call(func):
+    def valid():
+        r, ts = _arm()
+        return (r, ts[0], _q(r)), {}
+    return Call(f"actuation.{func.__name__}", func, valid,
+                {"rod": _ROD, "tendon": _TENDON, "q": array(position=2)})
+
+
+def _total_call(func, loads=True):
+    def valid():
+        r, ts = _arm()
+        return (r, _q(r), ts, [2.0]), (dict(load=(0.1, -0.2, 0.05), grav=0.5) if loads else {})
+    return Call(f"actuation.{func.__name__}", func, valid,
+                dict({"rod": _ROD, "q": array(position=1), "tendons": _TENDONS(2),
+                      "tensions": _TENSIONS(3)}, **(_LOADS if loads else {})))
+
+
+def _static_call(func):
+    def valid():
+        r, ts = _arm()
+        return (r, ts, [2.0]), dict(steps=1, load=(0.0, -0.1, 0.0), grav=0.1, q0=rod.straight(r),
+                                    tensions0=[1.0], tol=1e-10, maxiter=20)
+    return Call(f"actuation.{func.__name__}", func, valid,
+                dict({"rod": _ROD, "tendons": _TENDONS(1), "tensions": _TENSIONS(2)},
+                     **_LOADS, **_SOLVE))
+
+
+def _inverse_valid():
+    r, ts = _arm()
+    x, y, th = rod.tip(r, ac.static(r, ts, [3.0], steps=1))
+    return (r, ts, (x, y)), dict(tau_max=10.0, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=20,
+                                 q0=rod.straight(r), tensions0=[0.0])
+
+
+def _ramp_valid():
+    r, ts = _arm()
+    return (r, ts, [2.0], 0.1, 0.02, 0.01), dict(rho_inf=0.8, every=1)
+
+
+# ------------------------------------------------------------------------- the FEM arm
+def _mesh():
+    return fem.cantilever(4, 1, "T3", slenderness=4.0)
+
+
+_FEM = Kind(dict(model(wrong=_rod).cases), position=0)
+_TOP = [2, 5, 8, 11, 14][:3]
+
+
+def _top(m):
+    return np.flatnonzero(np.isclose(m.mesh.nodes[:, 1], 0.5))
+
+
+_CHAMBER = Kind(dict(model(wrong=lambda: ac.make_chamber(fem.cantilever(6, 1, "T3"))).cases,
+                     **{"same-size-other-mesh": lambda valid: ac.make_chamber(
+                         fem.cantilever(4, 1, "T3", slenderness=2.0))}), position=1)
+_EYELETS = lambda position=None, name=None: Kind(
+    {"None": _const(None), "string": _const("top"), "one-node": _const([2]),
+     "outside-mesh": _const([0, 10**6]), "fraction": _const([0.5, 2]),
+     "nan": _const([0.0, np.nan]), "bools": _const([True, False])}, position)
+
+
+def _pressure_call(func, u=True, p=1e-4):
+    def valid():
+        m = _mesh()
+        return (m, ac.make_chamber(m, "top")) + ((np.zeros(m.n_dofs),) if u else ()) + (p,), {}
+    args = {"model": _FEM, "chamber": _CHAMBER, "pressure": real(position=3 if u else 2)}
+    if u:
+        args["u"] = array(position=2)
+    return Call(f"actuation.{func.__name__}", func, valid, args)
+
+
+def _cable_call(func):
+    def valid():
+        m = _mesh()
+        return (m, _top(m), 0.01 * np.ones(m.n_dofs)), {}
+    return Call(f"actuation.{func.__name__}", func, valid,
+                {"model": _FEM, "eyelets": _EYELETS(1), "u": array(position=2)})
+
+
+_CABLES = Kind({"None": _const(None), "string": _const("top"), "empty": _const([]),
+                "one-node": _const([[2]]), "outside-mesh": _const([[0, 10**6]])})
+
+CALLS = [
+    Call("actuation.make_tendon", ac.make_tendon,
+         lambda: ((_rod(), 0.03), dict(anchor=3, offset_end=0.01)),
+         {"rod": _ROD, "offset": Kind(dict(real().cases, outside=_const(0.5)), position=1),
+          "anchor": Kind(dict(integer(low=1, skip=("None",)).cases, beyond=_const(5))),
+          "offset_end": Kind(dict(real(skip=("None",)).cases, outside=_const(-0.5)))}),
+    _tendon_call(ac.eyelets), _tendon_call(ac.tendon_length), _tendon_call(ac.tendon_gradient),
+    _tendon_call(ac.tendon_hessian),
+    _total_call(ac.energy), _total_call(ac.gradient), _total_call(ac.hessian, loads=False),
+    _static_call(ac.static), _static_call(ac.static_path),
+    # offset 12x the radius, a negative tension, rod=None (issue 22)
+    Call("actuation.arc_tip", ac.arc_tip, lambda: ((_rod(), 2.0, 0.03), {}),
+         {"rod": _ROD, "tension": nonnegative(position=1),
+          "offset": Kind(dict(real().cases, outside=_const(12 * 0.04)), position=2)}),
+    Call("actuation.tension_jacobian", ac.tension_jacobian,
+         lambda: ((*_arm(), [2.0], rod.straight(_rod())), dict(angle=True)),
+         {"rod": _ROD, "tendons": _TENDONS(1), "tensions": _TENSIONS(2), "q": array(position=3),
+          "angle": boolean()}),
+    Call("actuation.inverse", ac.inverse, _inverse_valid,
+         {"rod": _ROD, "tendons": _TENDONS(1),
+          "target": Kind(dict(array().cases, long=_const([0.9, 0.1, 0.0, 0.0])), position=2),
+          "tau_max": positive(), "tau_min": nonnegative(skip=("None",)), "tol": nonnegative(),
+          "reach_tol": nonnegative(), "maxiter": integer(low=1), "q0": array(skip=("None",)),
+          "tensions0": _TENSIONS(skip=("None",))}),
+    Call("actuation.qp_solve", ac.qp_solve,        # the floor's QP, re-exported
+         lambda: ((2 * np.eye(2), np.array([-1.0, 1.0]), np.zeros(2), np.ones(2)), {}),
+         {"H": array(position=0), "f": array(position=1), "lower": array(position=2)}),
+    Call("actuation.make_chamber", ac.make_chamber,
+         lambda: ((_mesh(),), dict(side="top", x_range=(1.0, 3.0))),
+         {"model": _FEM, "side": choice(),
+          "x_range": Kind(dict(array(skip=("inf",)).cases, empty=_const((5.0, 6.0))))}),
+    _pressure_call(ac.pressure_force), _pressure_call(ac.pressure_stiffness, u=False),
+    _pressure_call(ac.pressure_residual),
+    Call("actuation.pressure_static", ac.pressure_static,
+         lambda: ((_mesh(), ac.make_chamber(_mesh(), "top"), 1e-4),
+                  dict(steps=1, tol=1e-10, maxiter=30, u0=np.zeros(_mesh().n_dofs),
+                       load_stiffness=True)),
+         {"model": _FEM, "chamber": _CHAMBER, "pressure": real(position=2),
+          "steps": integer(low=1), "tol": nonnegative(), "maxiter": integer(low=0),
+          "u0": array(skip=("None",)), "load_stiffness": boolean()}),
+    Call("actuation.newton_history", ac.newton_history,
+         lambda: ((_mesh(), ac.make_chamber(_mesh(), "top"), 1e-4, np.zeros(_mesh().n_dofs)),
+                  dict(load_stiffness=False, maxiter=5, tol=1e-13, return_states=True)),
+         {"model": _FEM, "chamber": _CHAMBER, "pressure": real(position=2),
+          "u0": array(position=3), "load_stiffness": boolean(), "maxiter": integer(low=0),
+          "tol": nonnegative(), "return_states": boolean()}),
+    # ramp_response reaches its t_end exactly: a t_end that is no whole number of steps is
+    # said up front (issue 22: it stopped at t = 0.2 when asked for 0.25)
+    Call("actuation.ramp_response", ac.ramp_response, _ramp_valid,
+         {"rod": _ROD, "tendons": _TENDONS(1), "tensions": _TENSIONS(2),
+          "ramp_time": positive(position=3),
+          "t_end": Kind(dict(positive().cases, **{"not-whole": _const(0.025)}), position=4),
+          "dt": positive(position=5), "rho_inf": Kind(dict(real().cases, above=_const(1.5),
+                                                            below=_const(-0.1))),
+          "every": integer(low=1)}),
+    _cable_call(ac.cable_length), _cable_call(ac.cable_gradient), _cable_call(ac.cable_hessian),
+    Call("actuation.cable_static", ac.cable_static,
+         lambda: ((_mesh(), [_top(_mesh())], [1e-3]),
+                  dict(steps=1, tol=1e-10, maxiter=30, u0=np.zeros(_mesh().n_dofs))),
+         {"model": _FEM, "cables": Kind(_CABLES.cases, position=1),
+          "tensions": _TENSIONS(2), "steps": integer(low=1), "tol": nonnegative(),
+          "maxiter": integer(low=0), "u0": array(skip=("None",))}),
+]
+
+
+def _fem_state(m, rng):
+    return 1e-3 * rng.standard_normal(m.n_dofs)
+
+
+MODELS = [
+    Model("actuation.tendon_length[FD]", lambda: (lambda r: (r, ac.make_tendon(r, 0.03, anchor=5,
+                                                                                offset_end=-0.01)))(
+              rod.make_rod(7)),
+          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
+          energy=lambda m, q: ac.tendon_length(m[0], m[1], q),
+          gradient=lambda m, q: ac.tendon_gradient(m[0], m[1], q),
+          hessian=lambda m, q: ac.tendon_hessian(m[0], m[1], q)),
+    Model("actuation.energy[FD]", lambda: (lambda r: (r, [ac.make_tendon(r, 0.03),
+                                                          ac.make_tendon(r, -0.02, anchor=3)]))(
+              rod.make_rod(6)),
+          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
+          energy=lambda m, q: ac.energy(m[0], q, m[1], [3.0, 1.5], (0.2, -0.4, 0.1), 0.7),
+          gradient=lambda m, q: ac.gradient(m[0], q, m[1], [3.0, 1.5], (0.2, -0.4, 0.1), 0.7),
+          hessian=lambda m, q: ac.hessian(m[0], q, m[1], [3.0, 1.5])),
+    Model("actuation.cable_length[FD]", lambda: _mesh(), _fem_state,
+          energy=lambda m, u: ac.cable_length(m, _top(m), u),
+          gradient=lambda m, u: ac.cable_gradient(m, _top(m), u),
+          hessian=lambda m, u: ac.cable_hessian(m, _top(m), u)),
+]
