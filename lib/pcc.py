@@ -77,7 +77,9 @@ from scipy.linalg import eigh
 from scipy.linalg.lapack import dposv as _posv
 from scipy.optimize import minimize, root
 
-from .core import quadrature
+from .core import checks, quadrature
+from .core.errors import SolveError
+from .solvers.continuation import load_path
 
 __all__ = [
     "ritz",
@@ -113,39 +115,15 @@ __all__ = [
 _IVP_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
 
 
-def _check_int(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _check_positive(value, name):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
-    if not (math.isfinite(v) and v > 0.0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return v
-
-
-def _check_finite(value, name):
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite number, got {value!r}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return v
-
-
 def _check_state(model, q, name="q"):
-    q = np.asarray(q, dtype=float)
-    if q.shape != (model.n,):
-        raise ValueError(f"{name} must have shape ({model.n},), got {q.shape}")
-    if not np.all(np.isfinite(q)):
-        raise ValueError(f"{name} must be finite")
-    return q
+    """The model is a PCC and q a finite vector of its n angles (ValueError naming them)."""
+    checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
+    return checks.vector(q, name, model.n)
+
+
+def _sizes(n, EI, rhoA, L):
+    return (checks.integer(n, "n", low=1), checks.positive(EI, "EI"),
+            checks.positive(rhoA, "rhoA"), checks.positive(L, "L"))
 
 
 # --------------------------------------------------------------------------- #
@@ -186,10 +164,7 @@ def ritz(n, EI=1.0, rhoA=1.0, L=1.0):
     >>> round(float(M[0, 0]), 15), float(K[0, 0])   # w = s^2 / 2: int s^4 / 4 = 1/20
     (0.05, 1.0)
     """
-    n = _check_int(n, "n")
-    EI = _check_positive(EI, "EI")
-    rhoA = _check_positive(rhoA, "rhoA")
-    L = _check_positive(L, "L")
+    n, EI, rhoA, L = _sizes(n, EI, rhoA, L)
     ell = L / n
     x, w = quadrature.line(3)
     s = (ell * (np.arange(n)[:, None] + x[None, :])).ravel()
@@ -226,9 +201,7 @@ def frequencies(n, k=None, EI=1.0, rhoA=1.0, L=1.0):
     """
     M, K = ritz(n, EI, rhoA, L)
     if k is not None:
-        k = _check_int(k, "k")
-        if k > M.shape[0]:
-            raise ValueError(f"k must be <= n = {M.shape[0]}, got {k}")
+        k = checks.integer(k, "k", 1, M.shape[0])
     lam = eigh(K, M, eigvals_only=True)
     om = np.sqrt(lam)
     return om if k is None else om[:k]
@@ -252,14 +225,17 @@ def arc_mass_closed_form(a, rhoA=1.0, ell=1.0):
 
     Kept to show the cancellation: its three terms are O(1/a^2) and their sum
     is about 1/20, so the rounding error grows like eps / a^4.  Use
-    :func:`arc_mass` for numbers.
+    :func:`arc_mass` for numbers.  ``a = 0`` (0/0 here) is a ValueError.
 
     Examples
     --------
     >>> round(float(arc_mass_closed_form(1e-3)), 6)   # should be 0.05
     0.050097
     """
-    a = np.asarray(a, dtype=float)
+    a, rhoA, ell = _arc_args(a, rhoA, ell)
+    if np.any(a == 0):
+        raise ValueError("a must be nonzero for the closed form (0/0 at a = 0; arc_mass has "
+                         "the limit 1/20)")
     return rhoA * ell**3 * (
         1.0 / (3.0 * a**2) - 2.0 * (np.sin(a) - a * np.cos(a)) / a**5
         + 2.0 * (1.0 - np.sin(a) / a) / a**4
@@ -307,11 +283,7 @@ def arc_mass(a, rhoA=1.0, ell=1.0):
     >>> float(arc_mass(0.0)), round(float(arc_mass(1e-3)), 15)
     (0.05, 0.049999998015873)
     """
-    rhoA = _check_positive(rhoA, "rhoA")
-    ell = _check_positive(ell, "ell")
-    a = np.asarray(a, dtype=float)
-    if not np.all(np.isfinite(a)):
-        raise ValueError("a must be finite")
+    a, rhoA, ell = _arc_args(a, rhoA, ell)
     small = np.abs(a) < ARC_MASS_THRESHOLD
     out = np.empty_like(a)
     a2 = a[small] ** 2
@@ -323,6 +295,12 @@ def arc_mass(a, rhoA=1.0, ell=1.0):
     )
     out = rhoA * ell**3 * out
     return out[()] if out.ndim == 0 else out
+
+
+def _arc_args(a, rhoA, ell):
+    """A finite angle or array of angles (a 0-d array for a number), rhoA > 0, ell > 0."""
+    a = np.asarray(checks.real(a, "a")) if np.ndim(a) == 0 else checks.array(a, "a")
+    return a, checks.positive(rhoA, "rhoA"), checks.positive(ell, "ell")
 
 
 # --------------------------------------------------------------------------- #
@@ -404,10 +382,8 @@ def make_pcc(n, EI=1.0, rhoA=1.0, L=1.0, nquad=8):
 
     Parameters
     ----------
-    n : int
-        Number of segments (>= 1).
-    EI, rhoA, L : float
-        Bending stiffness, mass per length, length (> 0).
+    n, EI, rhoA, L
+        As in :func:`ritz`.
     nquad : int
         Gauss-Legendre points per segment (>= 3, so that M(0) equals the
         linear Ritz mass exactly).  The integrand J^T J is analytic in s;
@@ -419,11 +395,8 @@ def make_pcc(n, EI=1.0, rhoA=1.0, L=1.0, nquad=8):
     >>> m.n, m.ell, m.s.shape
     (4, 0.25, (32,))
     """
-    n = _check_int(n, "n")
-    EI = _check_positive(EI, "EI")
-    rhoA = _check_positive(rhoA, "rhoA")
-    L = _check_positive(L, "L")
-    nquad = _check_int(nquad, "nquad", minimum=3)
+    n, EI, rhoA, L = _sizes(n, EI, rhoA, L)
+    nquad = checks.integer(nquad, "nquad", low=3)
     ell = L / n
     x, wt = quadrature.line(nquad)
     seg = np.repeat(np.arange(n), nquad)
@@ -480,9 +453,9 @@ def _state(model, q, seg, u, qd=None):
 
 
 def _arclength(model, s):
-    s = np.atleast_1d(np.asarray(s, dtype=float))
-    if np.any(s < 0) or np.any(s > model.L * (1 + 1e-12)) or not np.all(np.isfinite(s)):
-        raise ValueError(f"s must lie in [0, L = {model.L}]")
+    if np.ndim(s) == 0:
+        s = [checks.real(s, "s")]
+    s = checks.array(s, "s", shape=(None,), low=0.0, high=model.L * (1 + 1e-12))
     seg = np.minimum((s / model.ell).astype(int), model.n - 1)
     u = s / model.ell - seg
     return seg, u
@@ -623,8 +596,10 @@ def energy(model, q, grav=0.0):
     >>> round(float(energy(m, [1.0])), 12)    # elastic only: 1/2 EI/L a^2
     0.5
     """
-    q = _check_state(model, q)
-    grav = _check_finite(grav, "grav")
+    return _energy(model, _check_state(model, q), checks.real(grav, "grav"))
+
+
+def _energy(model, q, grav):
     V = 0.5 * model.EI / model.ell * float(q @ q)
     if grav:
         A, _ = _gravity_parts(model, q)
@@ -647,8 +622,10 @@ def gradient(model, q, grav=0.0):
     >>> round(float(gradient(make_pcc(1), [0.0], grav=1.0)[0]), 12)   # int_0^1 s^2/2 ds
     0.166666666667
     """
-    q = _check_state(model, q)
-    grav = _check_finite(grav, "grav")
+    return _gradient(model, _check_state(model, q), checks.real(grav, "grav"))
+
+
+def _gradient(model, q, grav):
     g = model.EI / model.ell * q
     if grav:
         A, R = _gravity_parts(model, q)
@@ -671,7 +648,7 @@ def hessian(model, q, grav=0.0):
            [0., 2.]])
     """
     q = _check_state(model, q)
-    grav = _check_finite(grav, "grav")
+    grav = checks.real(grav, "grav")
     H = np.diag(np.full(model.n, model.EI / model.ell))
     if grav:
         A, R = _gravity_parts(model, q)
@@ -687,52 +664,78 @@ def hessian(model, q, grav=0.0):
 # statics under a dead tip force and moment
 # --------------------------------------------------------------------------- #
 def static_energy(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
-    """V(q) - F . p_tip(q) - M theta_tip(q): PCC potential with a dead tip force and moment."""
-    x, y, th = tip(model, q)
-    return energy(model, q, grav) - force[0] * x - force[1] * y - moment * th
+    """V(q) - F . p_tip(q) - M theta_tip(q): PCC potential with a dead tip force and moment.
+
+    ``force`` = (F_x, F_y) and ``moment`` M are dead (fixed in direction) at the tip.
+    """
+    return _static_energy(model, _check_state(model, q), *_static_loads(force, moment, grav))
+
+
+def _static_loads(force, moment, grav):
+    return (checks.vector(force, "force", 2), checks.real(moment, "moment"),
+            checks.real(grav, "grav"))
+
+
+def _static_energy(model, q, force, moment, grav):
+    P = _segments(model, q)[1]
+    x, y, th = float(P[-1].real), float(P[-1].imag), float(q.sum())
+    return _energy(model, q, grav) - force[0] * x - force[1] * y - moment * th
 
 
 def static_gradient(model, q, force=(0.0, 0.0), moment=0.0, grav=0.0):
     """Gradient of :func:`static_energy`: grad V - J_tip^T F - M (J_tip from :func:`jacobian`)."""
-    J = jacobian(model, q, [model.L])[0]
-    return gradient(model, q, grav) - J.T @ np.asarray(force, float) - moment
+    return _static_gradient(model, _check_state(model, q), *_static_loads(force, moment, grav))
+
+
+def _static_gradient(model, q, force, moment, grav):
+    J = _state(model, q, *_arclength(model, [model.L]))[1]
+    J = np.stack([J.real, J.imag], axis=1)[0]
+    return _gradient(model, q, grav) - J.T @ np.asarray(force, float) - moment
 
 
 def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     """PCC equilibrium by load-incremented minimisation of :func:`static_energy`.
 
-    Each increment: BFGS from the previous equilibrium (stays on the stable branch),
-    polished by ``scipy.optimize.root`` (hybrid Newton) on :func:`static_gradient`.
+    The load rises in ``steps`` equal increments (:func:`lib.solvers.load_path`); at
+    each, BFGS from the previous equilibrium (stays on the stable branch), polished by
+    ``scipy.optimize.root`` (hybrid Newton) on :func:`static_gradient`, must bring the
+    gradient to 1e-9 of the load scale.
 
-    Raises RuntimeError naming the load step if a minimisation fails.
+    Raises
+    ------
+    ValueError
+        Bad input, named.
+    SolveError
+        A minimisation that fails, naming its load step and the gradient reached.
 
     >>> q = static(make_pcc(1), moment=0.5, steps=1)
     >>> round(float(q[0]), 8)          # pure moment: q = M L / EI
     0.5
     """
-    q = np.zeros(model.n)
-    steps = _check_int(steps, "steps")
+    checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
+    force, moment, grav = _static_loads(force, moment, grav)
+    steps = checks.integer(steps, "steps", low=1)
     scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
                 abs(moment), abs(grav) * model.rhoA * model.L**2)
-    for j in range(1, steps + 1):
-        lam = j / steps
-        f = (lam * force[0], lam * force[1])
-        args = (f, lam * moment, lam * grav)
-        res = minimize(lambda z: static_energy(model, z, *args) / scale, q,
-                       jac=lambda z: static_gradient(model, z, *args) / scale,
+
+    def solve_at(lam, q):
+        args = ((lam * force[0], lam * force[1]), lam * moment, lam * grav)
+        res = minimize(lambda z: _static_energy(model, z, *args) / scale, q,
+                       jac=lambda z: _static_gradient(model, z, *args) / scale,
                        method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
         # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
-        pol = root(lambda z: static_gradient(model, z, *args) / scale, res.x, method="hybr",
+        pol = root(lambda z: _static_gradient(model, z, *args) / scale, res.x, method="hybr",
                    options={"xtol": 1e-13})
-        g_bfgs = np.abs(static_gradient(model, res.x, *args)).max() / scale
-        g = np.abs(static_gradient(model, pol.x, *args)).max() / scale
+        g_bfgs = np.abs(_static_gradient(model, res.x, *args)).max() / scale
+        g = np.abs(_static_gradient(model, pol.x, *args)).max() / scale
         x = pol.x if g <= g_bfgs else res.x
         g = min(g, g_bfgs)
-        if g > 1e-9:
-            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
-                               f"gradient {g:.2e} ({res.message})")
-        q = x
-    return q
+        if not g <= 1e-9:
+            raise SolveError(f"BFGS: {res.message}", iteration=res.nit, residual=g * scale,
+                             relative=g, tol=1e-9, reason="gradient above tolerance")
+        return x, res.nit
+
+    return load_path(solve_at, np.zeros(model.n), steps=steps, where="pcc.static")[0]
 
 
 def kinetic_energy(model, q, qd):
@@ -743,7 +746,7 @@ def kinetic_energy(model, q, qd):
     >>> round(float(kinetic_energy(make_pcc(1), [0.0], [2.0])), 12)   # 1/2 * 4 / 20
     0.1
     """
-    qd = _check_state(model, qd, "qd")
+    q, qd = _check_state(model, q), _check_state(model, qd, "qd")
     return 0.5 * float(qd @ mass_matrix(model, q) @ qd)
 
 
@@ -766,7 +769,7 @@ def accel(model, q, qd, grav=0.0):
     """
     q = _check_state(model, q)
     qd = _check_state(model, qd, "qd")
-    return _accel(model, q, qd, _check_finite(grav, "grav"))
+    return _accel(model, q, qd, checks.real(grav, "grav"))
 
 
 def _accel(model, q, qd, grav):
@@ -780,8 +783,8 @@ def _accel(model, q, qd, grav):
         f -= model.rhoA * grav * (A[:, 1] + R).real
     _, x, info = _posv(M, f, lower=1, overwrite_a=1, overwrite_b=1)   # Cholesky solve
     if info != 0:
-        raise np.linalg.LinAlgError(f"mass matrix not positive definite at q = {q!r} "
-                                    f"(LAPACK posv info = {info})")
+        raise SolveError(f"mass matrix not positive definite at q = {q!r} (LAPACK posv "
+                         f"info = {info})", where="pcc.accel", reason="singular")
     return x
 
 
@@ -794,7 +797,8 @@ def ode(model, grav=0.0):
     >>> f(0.0, np.zeros(2)).round(6)
     array([ 0.      , -3.333333])
     """
-    grav = _check_finite(grav, "grav")
+    checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
+    grav = checks.real(grav, "grav")
     n = model.n
 
     def f(t, z):
@@ -828,26 +832,25 @@ def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
     Raises
     ------
     ValueError
-        Bad ``t_end``, state, ``grav``, ``method``, ``rtol``, ``atol`` or ``t_eval``
-        (checked here, before SciPy sees them).
-    RuntimeError
+        Bad ``model``, ``t_end``, state, ``grav``, ``method``, ``rtol``, ``atol``,
+        ``t_eval`` or ``dense_output`` (checked here, before SciPy sees them).
+    SolveError
         If ``solve_ivp`` stops early or the mass matrix stops being positive
         definite; the message gives the time reached.
     """
-    t_end = _check_positive(t_end, "t_end")
+    checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
+    t_end = checks.positive(t_end, "t_end")
     q0 = np.zeros(model.n) if q0 is None else _check_state(model, q0, "q0")
     qd0 = np.zeros(model.n) if qd0 is None else _check_state(model, qd0, "qd0")
-    grav = _check_finite(grav, "grav")
-    if isinstance(method, str) and method not in _IVP_METHODS:
-        raise ValueError(f"method must be one of {', '.join(_IVP_METHODS)} "
-                         f"(a solve_ivp method), got {method!r}")
-    rtol = _check_positive(rtol, "rtol")
-    atol = _check_positive(atol, "atol")
+    grav = checks.real(grav, "grav")
+    if isinstance(method, str) or method is None:
+        checks.choice(method, "method", _IVP_METHODS)
+    rtol, atol = checks.positive(rtol, "rtol"), checks.positive(atol, "atol")
+    dense_output = checks.boolean(dense_output, "dense_output")
     if t_eval is not None:
-        t_eval = np.asarray(t_eval, dtype=float)
-        if (t_eval.ndim != 1 or not np.all(np.isfinite(t_eval)) or np.any(np.diff(t_eval) < 0)
-                or (t_eval.size and (t_eval[0] < 0.0 or t_eval[-1] > t_end))):
-            raise ValueError(f"t_eval must be a 1-D increasing array inside [0, t_end = {t_end}]")
+        t_eval = checks.array(t_eval, "t_eval", shape=(None,), low=0.0, high=t_end)
+        if np.any(np.diff(t_eval) < 0):
+            raise ValueError(f"t_eval must be increasing, got {checks.show(t_eval)}")
     f = ode(model, grav)
     reached = [0.0]
 
@@ -859,13 +862,15 @@ def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
         sol = solve_ivp(rhs, (0.0, t_end), np.concatenate([q0, qd0]),
                         method=method, rtol=rtol, atol=atol, t_eval=t_eval, events=events,
                         dense_output=dense_output)
-    except np.linalg.LinAlgError as exc:
-        raise RuntimeError(f"solve_ivp stopped near t = {reached[0]:.6g} of {t_end}: {exc}") from None
+    except (SolveError, np.linalg.LinAlgError) as exc:
+        raise SolveError(f"solve_ivp stopped near t = {reached[0]:.6g} of {t_end}: "
+                         f"{getattr(exc, 'detail', exc)}", where="pcc.simulate") from None
     except (ValueError, TypeError) as exc:
         raise ValueError(f"solve_ivp rejected the arguments (method, events or their "
                          f"options): {exc}") from None
     if sol.status < 0:
-        raise RuntimeError(f"solve_ivp stopped at t = {sol.t[-1]:.6g} of {t_end}: {sol.message}")
+        raise SolveError(f"solve_ivp stopped at t = {sol.t[-1]:.6g} of {t_end}: {sol.message}",
+                         where="pcc.simulate")
     return sol
 
 
@@ -881,12 +886,14 @@ def tip_minimum_event(model, terminal=False):
     >>> ev(0.0, np.array([0.0, 2.0])), ev.direction     # dy/dt = psi(L) qd = 1/2 * 2
     (1.0, 1.0)
     """
+    checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
+    terminal = checks.boolean(terminal, "terminal")
     n, L = model.n, model.L
 
     def vy(t, z):
         return float(jacobian(model, z[:n], [L])[0, 1] @ z[n:])
 
-    vy.terminal, vy.direction = bool(terminal), 1.0
+    vy.terminal, vy.direction = terminal, 1.0
     return vy
 
 
@@ -902,8 +909,8 @@ def first_tip_minimum(model, grav, q0=None, t_max=5.0, rtol=1e-11, atol=1e-12):
 
     Raises
     ------
-    RuntimeError
-        If no minimum occurs before ``t_max``.
+    SolveError
+        If no minimum occurs before ``t_max`` (a ``RuntimeError`` too).
 
     Examples
     --------
@@ -911,11 +918,12 @@ def first_tip_minimum(model, grav, q0=None, t_max=5.0, rtol=1e-11, atol=1e-12):
     >>> round(y, 4)
     -0.4424
     """
-    n = model.n
-    t_max = _check_positive(t_max, "t_max")
+    n = checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)").n
+    t_max = checks.positive(t_max, "t_max")
     sol = simulate(model, t_max, q0=q0, grav=grav, rtol=rtol, atol=atol,
                    events=tip_minimum_event(model, terminal=True))
     if sol.t_events[0].size == 0:
-        raise RuntimeError(f"no tip minimum before t = {sol.t[-1]:.6g}")
+        raise SolveError(f"no tip minimum before t = {sol.t[-1]:.6g}",
+                         where="pcc.first_tip_minimum", time=sol.t[-1])
     z = sol.y_events[0][0]
     return float(sol.t_events[0][0]), tip(model, z[:n])[1]

@@ -8,6 +8,7 @@ from scipy.integrate import cumulative_simpson, simpson
 from scipy.optimize import brentq
 
 from lib import pcc
+from lib.core.errors import SolveError
 
 EPS = np.finfo(float).eps
 
@@ -370,7 +371,7 @@ def test_simulate_rejects_solver_options_before_scipy_sees_them(kwargs, name):
 
 def test_simulate_reports_the_time_when_the_rhs_fails(monkeypatch):
     """A failure inside the right-hand side (here a forced LinAlgError after t = 0.1)
-    comes back as the module's RuntimeError with the time reached."""
+    comes back as a SolveError (a RuntimeError) with the time reached."""
     model = pcc.make_pcc(1)
     real = pcc._accel
 
@@ -382,10 +383,84 @@ def test_simulate_reports_the_time_when_the_rhs_fails(monkeypatch):
 
     failing.calls = 0
     monkeypatch.setattr(pcc, "_accel", failing)
-    with pytest.raises(RuntimeError, match=r"stopped near t = [0-9.e-]+ of 1\.0: mass matrix"):
+    with pytest.raises(SolveError, match=r"stopped near t = [0-9.e-]+ of 1\.0: mass matrix"):
         pcc.simulate(model, 1.0, grav=3.0)
 
 
 def test_simulate_wraps_scipy_rejections_of_events():
     with pytest.raises(ValueError, match="solve_ivp rejected the arguments"):
         pcc.simulate(pcc.make_pcc(1), 0.1, events=[1.0])      # not callable
+
+
+# ---------------------------------------------------------------- pcc.static on the floors' load path
+def old_static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
+    """lib.pcc.static before lib.solvers.load_path, verbatim (its own load-step loop)."""
+    from scipy.optimize import minimize, root
+    static_energy, static_gradient = pcc.static_energy, pcc.static_gradient
+
+    q = np.zeros(model.n)
+    steps = int(steps)
+    scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
+                abs(moment), abs(grav) * model.rhoA * model.L**2)
+    for j in range(1, steps + 1):
+        lam = j / steps
+        f = (lam * force[0], lam * force[1])
+        args = (f, lam * moment, lam * grav)
+        res = minimize(lambda z: static_energy(model, z, *args) / scale, q,
+                       jac=lambda z: static_gradient(model, z, *args) / scale,
+                       method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
+        # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
+        pol = root(lambda z: static_gradient(model, z, *args) / scale, res.x, method="hybr",
+                   options={"xtol": 1e-13})
+        g_bfgs = np.abs(static_gradient(model, res.x, *args)).max() / scale
+        g = np.abs(static_gradient(model, pol.x, *args)).max() / scale
+        x = pol.x if g <= g_bfgs else res.x
+        g = min(g, g_bfgs)
+        if g > 1e-9:
+            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
+                               f"gradient {g:.2e} ({res.message})")
+        q = x
+    return q
+
+
+def test_static_on_the_load_path_reproduces_the_old_loop_evaluation_for_evaluation(monkeypatch):
+    model = pcc.make_pcc(3)
+    loads = dict(force=(0.8, -2.5), moment=0.4, grav=1.5, steps=3)
+
+    def recording(fun, log):
+        def wrapped(m, z, *args):
+            log.append((np.array(z, dtype=float), np.array(args[0], dtype=float), args[1], args[2]))
+            return fun(m, z, *args)
+        return wrapped
+
+    old_log, new_log = [], []
+    with monkeypatch.context() as mp:
+        mp.setattr(pcc, "static_energy", recording(pcc.static_energy, old_log))
+        mp.setattr(pcc, "static_gradient", recording(pcc.static_gradient, old_log))
+        q_old = old_static(model, **loads)
+    with monkeypatch.context() as mp:
+        mp.setattr(pcc, "_static_energy", recording(pcc._static_energy, new_log))
+        mp.setattr(pcc, "_static_gradient", recording(pcc._static_gradient, new_log))
+        q_new = pcc.static(model, **loads)
+    assert len(old_log) == len(new_log) > 3 * loads["steps"]
+    for a, b in zip(old_log, new_log):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2:] == b[2:]
+    assert np.array_equal(q_old, q_new)
+
+
+def test_static_failure_is_a_solve_error_naming_the_load_step(monkeypatch):
+    monkeypatch.setattr(pcc, "root", lambda f, x, **kw: type("R", (), {"x": x + 1.0})())
+    monkeypatch.setattr(pcc, "minimize", lambda f, x, **kw: type(
+        "R", (), {"x": x + 1.0, "nit": 7, "message": "forced"})())
+    with pytest.raises(SolveError, match=r"^pcc\.static: load step 1/4 \(λ = 0\.25\), "
+                                         r"iteration 7, .*BFGS: forced") as ei:
+        pcc.static(pcc.make_pcc(2), moment=1.0, steps=4)
+    assert ei.value.step == 1 and ei.value.relative > 1e-9
+
+
+@pytest.mark.parametrize("EI", [1e-150, 1e150])
+def test_extreme_but_legal_stiffness_gives_the_scaled_answer(EI):
+    """A pure tip moment M bends every segment by M ell / EI, whatever the scale of EI."""
+    q = pcc.static(pcc.make_pcc(3, EI=EI), moment=0.6 * EI, steps=1)
+    assert np.allclose(q, 0.2, rtol=1e-9)
+    assert np.allclose(pcc.frequencies(2, EI=EI) / np.sqrt(EI), pcc.frequencies(2), rtol=1e-12)
