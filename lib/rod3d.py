@@ -277,7 +277,8 @@ def _stack(value, name, last):
 
 def _unit(value, name):
     a = _stack(value, name, 4)
-    return checks.quaternions(a, name, tol=QUAT_TOL, shape=(None,) * (a.ndim - 1) + (4,))
+    checks.quaternions(a.reshape(-1, 4), name, tol=QUAT_TOL)   # rows (a single one too)
+    return a
 
 
 def quat_exp(psi):
@@ -948,7 +949,7 @@ def twisted_frequencies(rod, twist, k=2):
     22.14
     """
     H, m = _twisted_clamped(rod, twist)
-    k = _check_k(k, m.size)
+    k = checks.integer(k, "k", 1, m.size)
     lam = sla.eigh(H, np.diag(m), eigvals_only=True, subset_by_index=[0, k - 1])
     if lam[0] < 0:
         raise ValueError(f"twist {float(twist)!r} is beyond the critical twist (lowest "
