@@ -8,7 +8,10 @@ import scipy.sparse.linalg as spla
 
 from .. import beam, fem
 from .. import incompressible as inc
-from ._common import check_count, newton_step
+from ..core import checks
+from ..core.errors import SolveError
+from ..fe import solve_path
+from ..solvers import newton_solve
 
 __all__ = ["skfem_basis", "skfem_forms", "skfem_static", "skfem_linear", "skfem_cantilever",
            "skfem_mixed_tip", "SKFEM_REFERENCE"]
@@ -38,22 +41,26 @@ def skfem_basis(model, intorder=None):
     """
     from skfem import Basis, ElementTriP1, ElementTriP2, ElementVector, MeshTri
 
+    checks.kind(model, "model", fem.Space, "a finite-element model (lib.fem.Model)")
+    p = 1 if model.mesh.element == "T3" else 2
+    intorder = (max(2 * p - 2, 1) if intorder is None
+                else checks.integer(intorder, "intorder", low=1, high=20))
     mesh = model.mesh
     corners = np.unique(mesh.elements[:, :3])
     remap = np.full(mesh.nodes.shape[0], -1)
     remap[corners] = np.arange(corners.size)
     sk = MeshTri(np.ascontiguousarray(mesh.nodes[corners].T),
                  np.ascontiguousarray(remap[mesh.elements[:, :3]].T))
-    p = 1 if mesh.element == "T3" else 2
     elem = ElementVector(ElementTriP1() if p == 1 else ElementTriP2())
-    basis = Basis(sk, elem, intorder=max(2 * p - 2, 1) if intorder is None else intorder)
+    basis = Basis(sk, elem, intorder=intorder)
     # match every scikit-fem dof location to a lib node (structured grid: exact lookup)
     locs = basis.doflocs.T
     h = np.array([mesh.length / (p * mesh.nx), mesh.height / (p * mesh.ny)])
     ij = np.rint((locs - [0.0, -mesh.height / 2]) / h).astype(np.int64)
     node = ij[:, 0] * (p * mesh.ny + 1) + ij[:, 1]
     if not np.allclose(mesh.nodes[node], locs, atol=1e-12 * mesh.length):
-        raise RuntimeError("scikit-fem dof locations do not fall on lib.fem nodes")
+        raise ValueError("model must be on a structured rectangle_mesh: scikit-fem dof "
+                         "locations do not fall on its nodes")
     comp = np.empty(basis.N, dtype=np.int64)
     comp[basis.nodal_dofs[0]] = 0
     comp[basis.nodal_dofs[1]] = 1
@@ -62,8 +69,22 @@ def skfem_basis(model, intorder=None):
         comp[basis.facet_dofs[1]] = 1
     perm = 2 * node + comp
     if np.unique(perm).size != model.n_dofs:
-        raise RuntimeError("scikit-fem to lib.fem dof map is not a bijection")
+        raise ValueError("model must be on a structured rectangle_mesh: the scikit-fem dof "
+                         "map is not a bijection onto its dofs")
     return basis, perm
+
+
+def _model_and_basis(model, basis):
+    """The model checked and its ``(basis, perm)`` (built, or the one given, checked)."""
+    checks.kind(model, "model", fem.Model, "a neo-Hookean model (lib.fem.Model)")
+    if basis is None:
+        return skfem_basis(model)
+    if not (isinstance(basis, tuple) and len(basis) == 2 and hasattr(basis[0], "interpolate")
+            and np.shape(basis[1]) == (model.n_dofs,) and getattr(basis[1], "dtype", None)
+            is not None and basis[1].dtype.kind in "iu"):
+        raise ValueError(f"basis must be the pair (basis, perm) of skfem_basis(model), got "
+                         f"{checks.show(basis)}")
+    return basis
 
 
 def _nh_forms(mu, lam):
@@ -121,9 +142,9 @@ def skfem_forms(model, u, basis=None):
     """
     from skfem import asm
 
-    basis, perm = skfem_basis(model) if basis is None else basis
+    basis, perm = _model_and_basis(model, basis)
     energy, residual, tangent = _nh_forms(model.mu, model.lam)
-    usk = np.asarray(u, dtype=float)[perm]
+    usk = checks.vector(u, "u", model.n_dofs)[perm]
     w = basis.interpolate(usk)
     G = w.grad
     J = (1.0 + G[0, 0]) * (1.0 + G[1, 1]) - G[0, 1] * G[1, 0]
@@ -142,44 +163,54 @@ def skfem_static(model, load, steps=10, maxiter=40, basis=None):
     r"""Large-deformation equilibrium with scikit-fem's forms and Newton's method.
 
     Same load increments as :func:`lib.fem.static`; at each, Newton on the
-    condensed residual until an update is below ``1e-13 |u|``, then one more
-    update (Newton's quadratic convergence puts it at round-off), so
-    the result is the discrete solution to machine precision.  Returns ``u``
-    in lib's layout.
+    condensed residual (scikit-fem's forms and ``asm``) until an update is below
+    ``1e-13 |u|``, then one more update (Newton's quadratic convergence puts it at
+    round-off), so the result is the discrete solution to machine precision:
+    :func:`lib.solvers.newton_solve` with ``roundoff="extra"`` along a uniform
+    :func:`lib.solvers.load_path`.  Returns ``u`` in lib's layout.
 
     Raises
     ------
-    RuntimeError naming the step and the update size if Newton does not settle.
+    ConvergenceError (a :class:`~lib.core.errors.SolveError`) naming the load step and
+    the iteration if Newton does not settle within ``maxiter`` updates.
     """
-    from skfem import asm, condense, solve
+    from skfem import asm
 
-    steps = check_count(steps, "steps")
-    basis, perm = skfem_basis(model) if basis is None else basis
+    basis, perm = _model_and_basis(model, basis)
+    load = checks.vector(load, "load", model.n_dofs)
+    steps, maxiter = checks.integer(steps, "steps", low=1), checks.integer(maxiter, "maxiter", low=1)
     _, residual, tangent = _nh_forms(model.mu, model.lam)
-    inv = np.empty_like(perm)
-    inv[perm] = np.arange(perm.size)
-    fixed_sk = inv[model.fixed]
-    fsk = np.asarray(load, dtype=float)[perm]
-    u = np.zeros(basis.N)
-    for step in range(1, steps + 1):
-        fs = fsk * step / steps
-        settled = False
-        for it in range(maxiter):
-            w = basis.interpolate(u)
-            r = asm(residual, basis, u=w) - fs
-            K = asm(tangent, basis, u=w)
-            du = newton_step(lambda: solve(*condense(K, -r, D=fixed_sk)),
-                              f"scikit-fem Newton: load step {step}/{steps}, iteration {it}")
-            u = u + du
-            if settled:               # one more update after the small one: at round-off
-                break
-            settled = np.abs(du).max() <= 1e-13 * np.abs(u).max()
-        else:
-            raise RuntimeError(f"scikit-fem Newton: load step {step}/{steps}: "
-                               f"update {np.abs(du).max():.3e} after {maxiter} iterations")
+    u = _settled_path(lambda u, lam: (basis.interpolate(u),),
+                      lambda w, lam: asm(residual, basis, u=w[0]) - lam * load[perm],
+                      lambda w: asm(tangent, basis, u=w[0]), np.zeros(basis.N),
+                      _free(perm, model.fixed, basis.N), steps, maxiter, 1e-13,
+                      "crosscheck.skfem_static")
     out = np.empty(model.n_dofs)
     out[perm] = u
     return out
+
+
+def _free(perm, fixed, n):
+    """scikit-fem's numbers of the dofs lib leaves free."""
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(perm.size)
+    return np.setdiff1d(np.arange(n), inv[fixed])
+
+
+def _settled_path(fields, residual, tangent, x0, free, steps, maxiter, xtol_rel, where):
+    """Newton "to round-off, then one more update" along a uniform load path.
+
+    ``fields(x, lam)`` interpolates once per iterate; ``residual(w, lam)`` and
+    ``tangent(w)`` assemble from it (the tangent only when a step is taken).
+    """
+    def solve_at(lam, x):
+        def fun(x):
+            w = fields(x, lam)
+            return residual(w, lam), lambda: tangent(w)
+        return newton_solve(fun, x, 0.0, maxiter, where=where, accept="none",
+                            roundoff="extra", xtol=0.0, xtol_rel=xtol_rel, free=free)
+
+    return solve_path(solve_at, x0, steps, where)[0]
 
 
 def skfem_linear(model, basis=None):
@@ -192,7 +223,7 @@ def skfem_linear(model, basis=None):
     from skfem.helpers import dot
     from skfem.models.elasticity import linear_elasticity
 
-    basis, perm = skfem_basis(model) if basis is None else basis
+    basis, perm = _model_and_basis(model, basis)
     mbasis = Basis(basis.mesh, basis.elem, intorder=2 * (1 if model.mesh.element == "T3" else 2))
     rho = model.rho
 
@@ -223,20 +254,20 @@ def skfem_cantilever(nx, ny, nu=0.3, element="T6", k=2):
     from skfem import condense, solve
 
     model = fem.cantilever(nx, ny, element, nu)
+    k = checks.integer(k, "k", low=1)
     K, M = skfem_linear(model)
     f = fem.tip_shear_load(model, 1.0)
     u = solve(*condense(K, f, D=model.fixed))
     tip = -fem.tip_deflection(model, u) / fem.euler_bernoulli_tip(model, 1.0)
     Kf, Mf = fem.condense(model, K), fem.condense(model, M)
-    k = check_count(k, "k")
     if k >= Kf.shape[0]:
         raise ValueError(f"k must be < {Kf.shape[0]} (the free dofs of the {nx} x {ny} mesh), "
                          f"got {k}")
     try:
         lam = np.sort(spla.eigsh(Kf.tocsc(), k=k, M=Mf.tocsc(), sigma=0.0, which="LM")[0])
     except spla.ArpackNoConvergence as exc:
-        raise RuntimeError(f"skfem_cantilever: ARPACK found only {len(exc.eigenvalues)} of "
-                           f"k = {k} eigenvalues ({exc})") from None
+        raise SolveError(f"ARPACK found only {len(exc.eigenvalues)} of k = {k} eigenvalues",
+                         where="crosscheck.skfem_cantilever", reason="not converged") from None
     m = model.mesh
     eb = beam.euler_bernoulli_omegas(k) * np.sqrt(
         fem.plane_strain_modulus(model) * m.height**3 / 12 / (model.rho * m.height * m.length**4))
@@ -318,43 +349,41 @@ def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, ret
     Same geometry, clamp and consistent tip load as :func:`lib.incompressible.cantilever`
     with the split neo-Hookean material; scikit-fem's ``ElementVector(ElementTriP2())``
     displacement and ``ElementTriP1()`` pressure, the forms of :func:`_skfem_up_forms`, assembly by
-    ``asm``, Dirichlet condensation by ``condense``, and Newton with ``steps`` load
-    increments until an update is below ``1e-12 |x|`` (then one more).
+    ``asm``, and Newton (:func:`lib.solvers.newton_solve` on the free unknowns) with
+    ``steps`` load increments until an update is below ``1e-12 |x|`` (then one more).
 
     Returns the tip ratio (and with ``return_x`` the solution in :mod:`lib.incompressible`'s
     ``[u, p]`` layout for ``incompressible.cantilever(nx, ny, "P2P1", ...)``).
     """
-    from skfem import Basis, ElementTriP1, asm, condense, solve as sksolve
+    from skfem import Basis, ElementTriP1, asm
 
     mat = inc.neo_hookean(mu, nu)
     body = inc.cantilever(nx, ny, "P2P1", mat)
+    alpha, return_x = checks.real(alpha, "alpha"), checks.boolean(return_x, "return_x")
+    steps = checks.integer(steps, "steps", low=1)
+    if alpha == 0:
+        raise ValueError("alpha must be non-zero (the load the tip ratio divides by), got 0")
     basis_u, perm = skfem_basis(body.geom, intorder=intorder)
     basis_p = Basis(basis_u.mesh, ElementTriP1(), intorder=intorder)
     res_u, res_p, k_uu, k_up, k_pp = _skfem_up_forms(mat.mu, mat.kappa)
-    inv = np.empty_like(perm)
-    inv[perm] = np.arange(perm.size)
     Nu, Np = basis_u.N, basis_p.N
-    fixed = inv[body.geom.fixed]
     f = inc.tip_load(body, alpha)[perm]
-    x = np.zeros(Nu + Np)
-    for step in range(1, steps + 1):
-        settled = False
-        for it in range(60):
-            wu = basis_u.interpolate(x[:Nu])
-            wp = basis_p.interpolate(x[Nu:])
-            r = np.concatenate([asm(res_u, basis_u, u=wu, p=wp) - f * step / steps,
-                                asm(res_p, basis_p, u=wu, p=wp)])
-            Kuu = asm(k_uu, basis_u, u=wu, p=wp)
-            Kup = asm(k_up, basis_p, basis_u, u=wu, p=wp)
-            Kpp = asm(k_pp, basis_p, u=wu, p=wp)
-            K = sp.bmat([[Kuu, Kup], [Kup.T, Kpp]], format="csr")
-            dx = sksolve(*condense(K, -r, D=fixed))
-            x = x + dx
-            if settled:
-                break
-            settled = np.abs(dx).max() <= 1e-12 * np.abs(x).max()
-        else:
-            raise inc.ConvergenceError(f"scikit-fem Newton: load step {step}/{steps} did not settle")
+
+    def fields(x, lam):
+        return basis_u.interpolate(x[:Nu]), basis_p.interpolate(x[Nu:])
+
+    def residual(w, lam):
+        return np.concatenate([asm(res_u, basis_u, u=w[0], p=w[1]) - f * lam,
+                               asm(res_p, basis_p, u=w[0], p=w[1])])
+
+    def tangent(w):
+        Kup = asm(k_up, basis_p, basis_u, u=w[0], p=w[1])
+        return sp.bmat([[asm(k_uu, basis_u, u=w[0], p=w[1]), Kup],
+                        [Kup.T, asm(k_pp, basis_p, u=w[0], p=w[1])]], format="csr")
+
+    free = np.concatenate([_free(perm, body.geom.fixed, Nu), Nu + np.arange(Np)])
+    x = _settled_path(fields, residual, tangent, np.zeros(Nu + Np), free, steps, 60, 1e-12,
+                      "crosscheck.skfem_mixed_tip")
     out = np.empty(body.n_u + body.n_p)
     out[perm] = x[:Nu]
     out[body.n_u:] = x[Nu:]
