@@ -125,12 +125,11 @@ def check_space(model, name="model"):
 
 def check_u(model, u, name="u"):
     """``u`` as a finite float vector of ``model.n_dofs`` entries, else a ValueError naming it."""
-    return checks.vector(u, name, model.n_dofs)
+    return checks.vector(u, name, check_space(model).n_dofs)
 
 
 def deformation_gradient(model, u):
     """``F[e, q] = I + grad u`` at every quadrature point, (n_el, n_q, 2, 2)."""
-    check_space(model)
     return _deformation_gradient(model, check_u(model, u))
 
 
@@ -142,7 +141,6 @@ def _deformation_gradient(model, u):
 
 def admissible(model, u):
     """Whether every quadrature point has ``det F > 0``."""
-    check_space(model)
     return _admissible(model, check_u(model, u))
 
 
@@ -198,7 +196,7 @@ def assemble_matrix(model, Ke):
     """CSR matrix from element matrices ``Ke`` (n_el, 2 n_en, 2 n_en) (duplicates summed)."""
     check_space(model)
     return _assemble_matrix(model, checks.array(Ke, "Ke", shape=model.dofs.shape
-                                                + (model.dofs.shape[1],), finite=None))
+                                                + (model.dofs.shape[1],)))
 
 
 def _assemble_matrix(model, Ke):
@@ -211,7 +209,7 @@ def _assemble_matrix(model, Ke):
 def assemble_vector(model, fe):
     """Global vector from element vectors ``fe`` (n_el, 2 n_en)."""
     check_space(model)
-    return _assemble_vector(model, checks.array(fe, "fe", shape=model.dofs.shape, finite=None))
+    return _assemble_vector(model, checks.array(fe, "fe", shape=model.dofs.shape))
 
 
 def _assemble_vector(model, fe):
