@@ -68,9 +68,10 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import actuation, fem, incompressible, pcc, rod
+from .core import checks
+from .core.errors import SolveError
 from .pcc import static as pcc_static, static_energy as pcc_energy  # noqa: F401 (re-exported)
 from .pcc import static_gradient as pcc_gradient  # noqa: F401
-from .rod import check_positive
 
 __all__ = [
     "Arm", "make_arm", "to_pcc", "to_rod", "to_fem", "build", "dofs",
@@ -154,34 +155,22 @@ def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=R
     >>> round(a.E / 1e3, 1), a.rho, a.nu
     (260.0, 1070.0, 0.49)
     """
-    s = check_positive(slenderness, "slenderness")
-    h = check_positive(h, "h")
-    b = check_positive(b, "b")
-    E = check_positive(E, "E")
-    rho = check_positive(rho, "rho")
-    try:
-        nu = float(nu)
-    except (TypeError, ValueError):
-        raise ValueError(f"nu must be a number in (-1, 0.5), got {nu!r}") from None
-    if not (-1.0 < nu < 0.5):
-        raise ValueError(f"nu must lie in (-1, 0.5), got {nu!r}")
+    s, h, b, E, rho = (checks.positive(v, k) for v, k in ((slenderness, "slenderness"),
+                       (h, "h"), (b, "b"), (E, "E"), (rho, "rho")))
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False, include_high=False)
     return Arm(L=s * h, h=h, b=b, E=E, nu=nu, rho=rho)
 
 
 def _count(value, name, low=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+    return checks.integer(value, name, low=low)
 
 
 def _check_arm(arm):
-    if not isinstance(arm, Arm):
-        raise ValueError(f"arm must be an Arm (make_arm), got {type(arm).__name__}")
+    return checks.kind(arm, "arm", Arm, "an arm (lib.levels.make_arm)")
 
 
 def _check_level(level):
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    return checks.choice(level, "level", LEVELS)
 
 
 # ------------------------------------------------------------------------------------
@@ -217,12 +206,15 @@ def to_fem(arm, ny):
 
 def build(arm, level, size):
     """The model of ``level`` ("pcc", "rod", "fem") at discretisation ``size`` (n, N or ny)."""
+    _check_arm(arm)
     _check_level(level)
+    _count(size, "size")
     return {"pcc": to_pcc, "rod": to_rod, "fem": to_fem}[level](arm, size)
 
 
 def dofs(model):
     """Number of unknowns of a model (FEM: free displacement dofs)."""
+    checks.kind(model, "model", (pcc.PCC, rod.Rod, fem.Model), "a PCC, planar rod or FEM model")
     if isinstance(model, pcc.PCC):
         return model.n
     if isinstance(model, rod.Rod):
@@ -232,17 +224,18 @@ def dofs(model):
 
 def tip_force(arm, alpha):
     """Tip force P = alpha EI / L^2 (N)."""
-    return float(alpha) * arm.EI / arm.L**2
+    return checks.real(alpha, "alpha") * _check_arm(arm).EI / arm.L**2
 
 
 def tendon_tension(arm, beta, offset):
-    """Tension tau with tau d L / EI = beta."""
-    return float(beta) * arm.EI / (offset * arm.L)
+    """Tension tau with tau d L / EI = beta (``offset`` d > 0)."""
+    return (checks.real(beta, "beta") * _check_arm(arm).EI
+            / (checks.positive(offset, "offset") * arm.L))
 
 
 def tendon_offset(arm):
     """The tendon runs at d = h/4 above the centreline (a grid line of every T6 mesh with even ny)."""
-    return arm.h / 4.0
+    return _check_arm(arm).h / 4.0
 
 
 # ------------------------------------------------------------------------------------
@@ -300,8 +293,10 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
     covers the solve only.
     """
     _check_arm(arm)
-    if formulation not in ("T6", "P2P1"):
-        raise ValueError(f"formulation must be 'T6' or 'P2P1', got {formulation!r}")
+    checks.choice(formulation, "formulation", ("T6", "P2P1"))
+    gravity, linear = checks.boolean(gravity, "gravity"), checks.boolean(linear, "linear")
+    steps = _count(steps, "steps")
+    beta = checks.real(beta, "beta")
     model = build(arm, level, size)
     P = tip_force(arm, alpha)
     g = G_ACC if gravity else 0.0
@@ -376,14 +371,20 @@ def tip_error(xy, xy_ref, L, transverse=False):
     >>> round(tip_error(np.array([[0, 0], [1.0, -0.11]]), np.array([[0, 0], [1.0, -0.1]]), 1.0), 12)
     0.1
     """
-    if transverse:
-        return float(abs(xy[-1][1] - xy_ref[-1][1]) / abs(xy_ref[-1][1]))
-    p0 = np.array([L, 0.0])
-    return float(np.linalg.norm(xy[-1] - xy_ref[-1]) / np.linalg.norm(xy_ref[-1] - p0))
+    xy = checks.array(xy, "xy", shape=(None, 2), nonempty=True)
+    xy_ref = checks.array(xy_ref, "xy_ref", shape=(None, 2), nonempty=True)
+    L, transverse = checks.positive(L, "L"), checks.boolean(transverse, "transverse")
+    scale = abs(xy_ref[-1][1]) if transverse else np.linalg.norm(xy_ref[-1] - np.array([L, 0.0]))
+    if scale == 0:
+        raise ValueError("xy_ref must have a displaced tip (the error is relative to its "
+                         "displacement), got none")
+    return float((abs(xy[-1][1] - xy_ref[-1][1]) if transverse
+                  else np.linalg.norm(xy[-1] - xy_ref[-1])) / scale)
 
 
 def reference(arm, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10):
     """The h-refined FEM reference centreline (``REFERENCE_NY`` linear, ``REFERENCE_NY_NONLINEAR``)."""
+    linear = checks.boolean(linear, "linear")
     ny = REFERENCE_NY if linear else REFERENCE_NY_NONLINEAR
     return solve_static(arm, "fem", ny, alpha, gravity, beta, linear, steps)[0]
 
@@ -395,6 +396,7 @@ def frequencies(arm, level, size, k=3):
     stretch and shear modes); FEM: T6 with consistent mass (shift-invert Lanczos).
     """
     model = build(arm, level, size)
+    k = _count(k, "k")
     t0 = time.perf_counter()
     if level == "pcc":
         om = pcc.frequencies(model.n, k, EI=arm.EI, rhoA=arm.rhoA, L=arm.L)
@@ -423,17 +425,42 @@ def explicit_step(arm, level, size):
 
 
 def frequency_error(om, om_ref):
-    """Largest relative error of the first frequencies."""
-    om, om_ref = np.asarray(om), np.asarray(om_ref)
+    """Largest relative error of the first frequencies (``om_ref`` at least as many, > 0)."""
+    om = checks.vector(om, "om", nonempty=True)
+    om_ref = checks.array(om_ref, "om_ref", shape=(None,), low=0.0, include_low=False)
+    if om_ref.size < om.size:
+        raise ValueError(f"om_ref must have at least len(om) = {om.size} entries, got "
+                         f"{om_ref.size}")
     return float(np.max(np.abs(om / om_ref[:om.size] - 1.0)))
 
 
 # ------------------------------------------------------------------------------------
 # thresholds by root finding
 # ------------------------------------------------------------------------------------
+def _root(f, lo, hi, xtol, what):
+    """brentq of f on [lo, hi] (0 < lo < hi), the bracket checked first.
+
+    A bracket that does not bracket is a ValueError naming ``lo`` and ``hi`` (and the
+    tolerance, in ``what``); a failed brentq a SolveError.  Each end is evaluated once.
+    """
+    lo, hi = checks.positive(lo, "lo"), checks.positive(hi, "hi")
+    if not lo < hi:
+        raise ValueError(f"lo must be < hi, got lo = {lo:g}, hi = {hi:g}")
+    ends = {lo: f(lo), hi: f(hi)}
+    if not ends[lo] * ends[hi] <= 0:
+        raise ValueError(f"lo = {lo:g} and hi = {hi:g} do not bracket {what}: the error minus "
+                         f"tol is {ends[lo]:.3g} and {ends[hi]:.3g} there (widen [lo, hi] or "
+                         f"change tol)")
+    try:
+        return float(brentq(lambda x: ends[x] if x in ends else f(x), lo, hi, xtol=xtol))
+    except (RuntimeError, ValueError) as err:
+        raise SolveError(f"brentq: {err}", where=f"root of {what}") from None
+
+
 def rod_small_load_error(slenderness, N=WORKING["rod"]):
     """Rod (N elements) tip error against the FEM reference under the small tip load."""
     arm = make_arm(slenderness)
+    N = _count(N, "N")
     ref = reference(arm, ALPHA_SMALL, linear=True)
     xy = solve_static(arm, "rod", N, ALPHA_SMALL, linear=True)[0]
     return tip_error(xy, ref, arm.L, transverse=True)
@@ -442,34 +469,40 @@ def rod_small_load_error(slenderness, N=WORKING["rod"]):
 def rod_slenderness_limit(tol, lo=2.0, hi=50.0, N=WORKING["rod"]):
     """Slenderness L/h at which the rod's small-load tip error equals ``tol`` (brentq).
 
-    Below it the rod's rigid-section assumption costs more than ``tol``.
+    Below it the rod's rigid-section assumption costs more than ``tol``.  ``[lo, hi]``
+    must bracket it (a ValueError naming them otherwise).
     """
-    f = lambda s: rod_small_load_error(s, N) - tol   # noqa: E731
-    if f(lo) * f(hi) > 0:
-        raise ValueError(f"the rod error does not cross tol = {tol} on L/h in [{lo}, {hi}]")
-    return float(brentq(f, lo, hi, xtol=1e-3))
+    tol, N = checks.positive(tol, "tol"), _count(N, "N")
+    return _root(lambda s: rod_small_load_error(s, N) - tol, lo, hi, 1e-3,
+                 f"the rod error = tol = {tol:g} on L/h")
 
 
 def pcc_load_error(alpha, slenderness=20.0, n=WORKING["pcc"], N_ref=80):
-    """PCC (n segments) tip error under the tip load alpha against the fine rod (N_ref).
+    """PCC (n segments) tip error under the tip load alpha > 0 against the fine rod (N_ref).
 
     At L/h = 20 the fine rod agrees with the FEM reference to well under the
     threshold (the chapter computes and asserts this), and, unlike the
     near-incompressible T6 Newton solve, it follows the arm to very large loads cheaply.
     """
     arm = make_arm(slenderness)
+    alpha = checks.positive(alpha, "alpha")
+    n, N_ref = _count(n, "n"), _count(N_ref, "N_ref")
     steps = max(2, int(math.ceil(2 * alpha)))
     ref = solve_static(arm, "rod", N_ref, alpha, steps=steps)[0]
     xy = solve_static(arm, "pcc", n, alpha, steps=steps)[0]
     return tip_error(xy, ref, arm.L)
 
 
-def pcc_load_limit(tol, slenderness=20.0, n=WORKING["pcc"], lo=3.0, hi=30.0):
-    """Tip load alpha at which the PCC tip error equals ``tol`` (brentq on the error curve)."""
-    f = lambda a: pcc_load_error(a, slenderness, n) - tol   # noqa: E731
-    if f(lo) * f(hi) > 0:
-        raise ValueError(f"the PCC error does not cross tol = {tol} on alpha in [{lo}, {hi}]")
-    return float(brentq(f, lo, hi, xtol=1e-2))
+def pcc_load_limit(tol, slenderness=20.0, n=WORKING["pcc"], lo=3.0, hi=30.0, N_ref=80):
+    """Tip load alpha at which the PCC tip error equals ``tol`` (brentq on the error curve).
+
+    ``[lo, hi]`` must bracket it (a ValueError naming them otherwise); ``N_ref`` as in
+    :func:`pcc_load_error`.
+    """
+    tol, slenderness = checks.positive(tol, "tol"), checks.positive(slenderness, "slenderness")
+    n, N_ref = _count(n, "n"), _count(N_ref, "N_ref")
+    return _root(lambda a: pcc_load_error(a, slenderness, n, N_ref) - tol, lo, hi, 1e-2,
+                 f"the PCC error = tol = {tol:g} on alpha")
 
 
 # ------------------------------------------------------------------------------------
@@ -499,7 +532,8 @@ def release(arm, level, size, t, alpha=ALPHA_SMALL, k_fem=24):
     from scipy.linalg import eigh
 
     _check_arm(arm)
-    t = np.atleast_1d(np.asarray(t, dtype=float))
+    t = checks.array(np.atleast_1d(t) if np.ndim(t) == 0 else t, "t", shape=(None,))
+    k_fem = _count(k_fem, "k_fem")
     P = tip_force(arm, alpha)
     model = build(arm, level, size)
     if level == "pcc":
@@ -530,12 +564,19 @@ def release(arm, level, size, t, alpha=ALPHA_SMALL, k_fem=24):
 
 
 def release_error(y, y_ref):
-    """max_t |y - y_ref| / max_t |y_ref| over the sampled release."""
-    return float(np.abs(np.asarray(y) - y_ref).max() / np.abs(y_ref).max())
+    """max_t |y - y_ref| / max_t |y_ref| over the sampled release (y_ref not all zero)."""
+    y_ref = checks.vector(y_ref, "y_ref", nonempty=True)
+    y = checks.vector(y, "y", y_ref.size)
+    if not np.abs(y_ref).max() > 0:
+        raise ValueError("y_ref must not be all zero (the error is relative to it)")
+    return float(np.abs(y - y_ref).max() / np.abs(y_ref).max())
 
 
 def fem_section_angle(model, u, x):
     """Rotation of the FEM cross-section X = x (the line from its bottom to its top node)."""
+    checks.kind(model, "model", fem.Model, "an FEM model (lib.fem.make_model)")
+    u = checks.vector(u, "u", model.mesh.nodes.size)
+    x = checks.real(x, "x")
     X = model.mesh.nodes
     f = np.flatnonzero(np.isclose(X[:, 0], x))
     if f.size == 0:
@@ -556,9 +597,7 @@ def tendon_strain(arm, beta):
     >>> round(tendon_strain(a, 1.5), 12)
     0.05
     """
-    _check_arm(arm)
-    d = tendon_offset(arm)
-    return tendon_tension(arm, beta, d) / arm.EA
+    return tendon_tension(arm, beta, tendon_offset(arm)) / arm.EA
 
 
 def strip_stretch(strain):
@@ -568,20 +607,18 @@ def strip_stretch(strain):
     ``w(lam) = mu/2 (lam^2 + lam^-2 - 2)`` per unit reference volume, so a compressive
     force ``tau`` gives ``w'(lam) = mu (lam - lam^-3) = -tau/A``.  With the small-strain
     plane-strain modulus ``E' = 4 mu`` and ``strain = tau/(E' A)`` the stretch solves
-    ``lam - lam^-3 = -4 strain`` (brentq; one root in ``(0, 1]``).
+    ``lam - lam^-3 = -4 strain`` (brentq; one root in ``(0, 1]``, for any strain >= 0:
+    the bracket reaches down to ``(8 (4 strain + 1))^(-1/3)``).
 
     >>> round(strip_stretch(0.0), 12), round(strip_stretch(0.05), 4)
     (1.0, 0.9535)
     """
-    try:
-        e = float(strain)
-    except (TypeError, ValueError):
-        raise ValueError(f"strain must be a number >= 0, got {strain!r}") from None
-    if not (math.isfinite(e) and e >= 0):
-        raise ValueError(f"strain must be a finite number >= 0 (compression), got {strain!r}")
+    e = checks.nonnegative(strain, "strain")
     if e == 0:
         return 1.0
-    return float(brentq(lambda lam: lam - lam**-3 + 4.0 * e, 0.1, 1.0, xtol=1e-15, rtol=1e-15))
+    lo = min(0.1, 0.5 * (4.0 * e + 1.0) ** (-1.0 / 3.0))      # f(lo) < 0 < f(1) = 4 e
+    return float(brentq(lambda lam: lam - lam**-3 + 4.0 * e, lo, 1.0, xtol=1e-15 * min(1.0, 10.0 * lo),
+                        rtol=1e-15))
 
 
 def strip_curvature_ratio(strain):
@@ -620,16 +657,17 @@ def strip_curvature_ratio(strain):
 def section_law_slenderness(tol, beta=None):
     """Slenderness L/h below which the strip's tendon curvature falls short of ``tau d/EI`` by more than ``tol``.
 
-    Solves ``1 - strip_curvature_ratio(beta h/(3L)) = tol`` for ``L/h`` (brentq).
+    Solves ``1 - strip_curvature_ratio(beta h/(3L)) = tol`` for ``L/h`` (brentq on the
+    strain in [0, 100]).  ``tol`` must lie in [1e-6, 0.9999] (below, the shortfall
+    ``~ 4 strain`` is lost in the round-off of the ratio; above, no strain reaches it).
 
     >>> round(section_law_slenderness(0.05, 1.5), 1)
     38.7
     """
-    tol = check_positive(tol, "tol")
-    if tol >= 1:
-        raise ValueError(f"tol must lie in (0, 1), got {tol!r}")
-    beta = BETA_TENDON if beta is None else check_positive(beta, "beta")
-    eps = brentq(lambda e: 1.0 - strip_curvature_ratio(e) - tol, 0.0, 100.0, xtol=1e-14)
+    tol = checks.real(tol, "tol", 1e-6, 0.9999)
+    beta = BETA_TENDON if beta is None else checks.positive(beta, "beta")
+    eps = brentq(lambda e: 1.0 - strip_curvature_ratio(e) - tol, 0.0, 100.0,
+                 xtol=1e-14 * min(1.0, 20.0 * tol))
     return float(beta / (3.0 * eps))
 
 
@@ -639,8 +677,8 @@ def rod_tendon_curvature_ratio(arm, beta, N=WORKING["rod"], steps=10):
     Exactly 1 in the continuum limit; the discrete tendon, straight between eyelets,
     adds an excess that falls as ``N^-2`` and grows with ``kappa ell^2 / d``.
     """
-    N = _count(N, "N", low=2)
-    phi = _rod_tendon(arm, to_rod(arm, N), beta, steps)[0::3]
+    N, beta = _count(N, "N", low=2), checks.positive(beta, "beta")
+    phi = _rod_tendon(arm, to_rod(arm, N), beta, _count(steps, "steps"))[0::3]
     return float((phi[N // 2] - phi[N // 2 - 1]) / (arm.L / N) / (beta / arm.L))
 
 
@@ -651,9 +689,10 @@ def rod_tendon_with_section_law(arm, beta, N=WORKING["rod"], steps=10):
     strip's correction is one factor on the tendon's moment ``tau d``: the rod then
     bends as the compressed continuum section does.  Returns ``(k, 2)`` centreline.
     """
-    N = _count(N, "N", low=2)
+    N, beta = _count(N, "N", low=2), checks.nonnegative(beta, "beta")
     rho = strip_curvature_ratio(tendon_strain(arm, beta))
-    return _rod_centreline(_rod_tendon(arm, to_rod(arm, N), beta, steps, lever=rho))
+    return _rod_centreline(_rod_tendon(arm, to_rod(arm, N), beta, _count(steps, "steps"),
+                                      lever=rho))
 
 
 def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
@@ -664,6 +703,7 @@ def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
     linear.  Compare :func:`strip_curvature_ratio`.
     """
     model = to_fem(arm, ny)
+    beta, steps = checks.positive(beta, "beta"), _count(steps, "steps")
     d = tendon_offset(arm)
     u = actuation.cable_static(model, [_fem_cable(model, d)],
                                [tendon_tension(arm, beta, d) / arm.b], steps=steps)[1][-1]

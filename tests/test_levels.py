@@ -207,3 +207,24 @@ def test_taylor_hood_reference_agrees_with_t6_on_the_reference_mesh():
     assert lv.tip_error(t6, th, arm.L) < 0.005
     with pytest.raises(ValueError, match="formulation"):
         lv.solve_static(arm, "fem", 2, alpha=1.0, formulation="Q4")
+
+
+def test_root_finders_name_a_bracket_that_does_not_bracket():
+    with pytest.raises(ValueError, match=r"lo = 3\.5 and hi = 4 do not bracket .*tol = 0\.09"):
+        lv.rod_slenderness_limit(0.09, lo=3.5, hi=4.0, N=4)
+    with pytest.raises(ValueError, match=r"lo must be < hi"):
+        lv.pcc_load_limit(0.16, slenderness=3.0, n=2, lo=3.0, hi=1.0, N_ref=8)
+    with pytest.raises(ValueError, match=r"^tol must lie in \[1e-06, 0\.9999\]"):
+        lv.section_law_slenderness(1e-300)          # was a division by zero
+
+
+def test_extreme_but_legal_strains_and_arms():
+    """A huge compression still has its stretch (lam - lam^-3 = -4 strain), and a very
+    slender arm's section law needs no correction."""
+    for e in (1e-12, 1e3, 1e9):
+        lam = lv.strip_stretch(e)
+        assert 0 < lam < 1 and abs(lam - lam**-3 + 4 * e) <= 1e-12 * max(1.0, 4 * e)
+    assert abs(lv.strip_stretch(1e9) - (4e9) ** (-1 / 3)) < 1e-6 * (4e9) ** (-1 / 3)
+    assert lv.strip_curvature_ratio(1e-12) == pytest.approx(1 - 4e-12, abs=1e-15)
+    arm = lv.make_arm(1e4)
+    assert lv.tendon_strain(arm, 1.5) == pytest.approx(1.5 / 3e4, rel=1e-12)
