@@ -105,3 +105,15 @@ def test_bad_input_raises_valueerror_naming_the_argument():
         studies.step_for_tolerance(pts_from([1e-3] * 4), 0.0)
     with pytest.raises(ValueError, match="extrapolate"):
         studies.step_for_tolerance(pts_from([1e-3, np.nan, np.nan, np.nan]), 1e-6)
+
+
+def test_a_ladder_past_the_step_cap_is_refused_before_it_starts():
+    with pytest.raises(ValueError, match=r"^dts: the finest step 0\.001 takes 1000 steps .*max_steps = 100"):
+        studies.work_precision("newmark", Q0, V0, [0.1, 1e-3], 1.0, lambda q: q, EXACT,
+                               max_steps=100, **{k: MODEL[k] for k in ("force", "mass")})
+
+
+def test_extreme_but_legal_tolerance_extrapolates_along_the_order():
+    pts = [studies.WorkPoint(d, round(1 / d), 0.01 / d, 3 * d ** 2) for d in (0.1, 0.05)]
+    s = studies.step_for_tolerance(pts, 3e-200)             # far below every rung
+    assert not s.measured and s.dt == pytest.approx(1e-100, rel=1e-9) and s.order == pytest.approx(2.0)

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..integrate import (NewtonFailure, check_mass, discrete_gradient_step, generalized_alpha_step,
-                         initial_acceleration, newmark_step, observe, verlet_step)
+from ..core import checks
+from ..integrate import (MAX_STEPS, NewtonFailure, check_mass, discrete_gradient_step,
+                         generalized_alpha_step, initial_acceleration, newmark_step, observe,
+                         verlet_step)
 
 __all__ = ["WorkPoint", "ToleranceStep", "work_precision", "step_for_tolerance"]
 
@@ -80,7 +82,7 @@ class ToleranceStep:
 
 def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, force=None,
                    mass=None, energy=None, gradient=None, params=None, tol=1e-10,
-                   maxiter=40, stop_below=None):
+                   maxiter=40, stop_below=None, max_steps=MAX_STEPS, progress=None):
     """Time one scheme on a ladder of steps and measure its error against a reference.
 
     For each step ``dt`` in ``dts`` the scheme runs from (q0, v0) over
@@ -124,6 +126,11 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     stop_below : float, optional
         Stop the ladder after the first finished run with error <= stop_below
         (e.g. halving an explicit step only until it is accurate enough).
+    max_steps : int
+        Cap on the steps of one rung (:data:`lib.integrate.MAX_STEPS`): a rung with more
+        is refused before the ladder starts.
+    progress : callable, optional
+        ``progress(n, nsteps)`` after every step of every rung.
 
     Returns
     -------
@@ -134,7 +141,8 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     ------
     ValueError
         Unknown ``scheme``, a non-positive step or horizon, a step longer than
-        the horizon, or a callable the scheme needs left out.
+        the horizon, a rung of more than ``max_steps`` steps, or a callable the
+        scheme needs left out (each named).
 
     Examples
     --------
@@ -144,15 +152,27 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     >>> [p.steps for p in pts], round(pts[0].error / pts[1].error, 1)   # second order
     ([10, 20], 4.0)
     """
-    if scheme not in _SCHEMES:
-        raise ValueError(f"scheme must be one of {_SCHEMES}, got {scheme!r}")
-    horizon = float(horizon)
-    if not (np.isfinite(horizon) and horizon > 0):
-        raise ValueError(f"horizon must be positive and finite, got {horizon!r}")
-    dts = [float(d) for d in np.atleast_1d(np.asarray(dts, dtype=float))]
-    if not dts or not all(np.isfinite(d) and 0 < d <= horizon for d in dts):
+    checks.choice(scheme, "scheme", _SCHEMES)
+    horizon = checks.positive(horizon, "horizon")
+    dts = [float(d) for d in checks.array(np.atleast_1d(dts) if np.ndim(dts) == 0 else dts,
+                                          "dts", shape=(None,), nonempty=True)]
+    if not all(0 < d <= horizon for d in dts):
         raise ValueError(f"dts must be positive steps no longer than the horizon {horizon:g}, "
-                         f"got {dts!r}")
+                         f"got {checks.show(np.array(dts))}")
+    max_steps = checks.integer(max_steps, "max_steps", low=1)
+    if max(round(horizon / d) for d in dts) > max_steps:
+        raise ValueError(f"dts: the finest step {min(dts):g} takes {round(horizon / min(dts))} "
+                         f"steps over the horizon {horizon:g}, more than max_steps = {max_steps}")
+    checks.function(fn, "fn")
+    checks.function(reference, "reference")
+    for name, f in (("accel", accel), ("force", force), ("energy", energy),
+                    ("gradient", gradient), ("progress", progress)):
+        if f is not None:
+            checks.function(f, name)
+    checks.nonnegative(tol, "tol")
+    checks.integer(maxiter, "maxiter", low=0)
+    if stop_below is not None:
+        checks.positive(stop_below, "stop_below")
     needs = {"verlet": ("accel",), "newmark": ("force", "mass"),
              "generalized-alpha": ("force", "mass", "params"),
              "discrete-gradient": ("energy", "force", "mass")}[scheme]
@@ -160,13 +180,13 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     for name in needs:
         if given[name] is None:
             raise ValueError(f"{name} is required for scheme {scheme!r}")
-    q0 = np.asarray(q0, dtype=float)
-    v0 = np.asarray(v0, dtype=float)
-    if v0.shape != q0.shape:
-        raise ValueError(f"v0 must have the shape of q0 {q0.shape}, got {v0.shape}")
+    q0 = checks.vector(q0, "q0", nonempty=True)
+    v0 = checks.vector(v0, "v0", q0.size)
+    if params is not None:
+        params = tuple(checks.vector(params, "params", 4))
     if mass is not None:
-        M = check_mass(mass, q0.size)
-        a0, f0 = initial_acceleration(force, M, q0)
+        mass = check_mass(mass, q0.size, of="q0")
+        a0, f0 = initial_acceleration(force, mass, q0, name="mass")
     obs = lambda q, *rest: fn(q)
     import time
 
@@ -195,7 +215,7 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
 
         t0 = time.perf_counter()
         try:
-            vals, _ = observe(counted, state, n, obs)
+            vals, _ = observe(counted, state, n, obs, max_steps=max_steps, progress=progress)
         except (NewtonFailure, FloatingPointError) as err:
             if isinstance(err, NewtonFailure):        # say at which step and time
                 err = err.located(count[0], count[0] * dt)
@@ -247,9 +267,12 @@ def step_for_tolerance(points, tol):
     >>> round(step_for_tolerance(pts, 3e-6).dt, 6), step_for_tolerance(pts, 3e-6).measured
     (0.001, False)
     """
-    tol = float(tol)
-    if not (np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be positive and finite, got {tol!r}")
+    tol = checks.positive(tol, "tol")
+    if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
+        raise ValueError(f"points must be a sequence of WorkPoint, got {checks.show(points)}")
+    points = list(points)
+    if not points or not all(isinstance(p, WorkPoint) for p in points):
+        raise ValueError("points must be a non-empty sequence of WorkPoint (from work_precision)")
     pts = sorted(points, key=lambda p: p.dt)
     done = [p for p in pts if p.ok]
     if len(done) >= 2 and done[0].error > 0 and done[1].error > 0 \
