@@ -118,11 +118,8 @@ StaticSolveError = rod2d.StaticSolveError
 
 
 class BlowUpError(SolveError, FloatingPointError):
-    """An explicit run whose motion became non-finite (or grew past a stated bound).
-
-    A :class:`~lib.core.errors.SolveError` (says the step and time reached) that is
-    also the ``FloatingPointError`` these runs always raised.
-    """
+    """An explicit run that blew up: a SolveError (step and time reached) and the
+    FloatingPointError these runs always raised."""
 
 
 def _as_static_error(err):
@@ -202,10 +199,9 @@ def straight(rod):
 
 def _check_state(rod, state, name="state"):
     """``(x, Q)`` of a state of ``rod``: shapes (N, 3) and (N, 4), finite, Q unit to QUAT_TOL."""
-    if isinstance(state, np.ndarray) or state is None or isinstance(state, (str, bytes)):
-        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
-                         f"{checks.show(state)}")
     try:
+        if isinstance(state, (np.ndarray, str, bytes)):
+            raise TypeError
         x, Q = state
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
@@ -268,7 +264,7 @@ def planar_dofs(rod):
 # rotations: lib.core.so3's maps, checked (the hot paths call lib.core.so3 directly)
 # --------------------------------------------------------------------------------------
 def _stack(value, name, last):
-    """A float array of shape (..., last), finite (a ValueError naming ``name``)."""
+    """A finite float array of shape (..., last) (a ValueError naming ``name``)."""
     a = checks.array(value, name)
     if a.ndim < 1 or a.shape[-1] != last:
         raise ValueError(f"{name} must have shape (..., {last}), got shape {a.shape}")
@@ -282,20 +278,12 @@ def _unit(value, name):
 
 
 def quat_exp(psi):
-    """Unit quaternion of the rotation vector ``psi`` (..., 3), exact for every angle.
-
-    >>> np.round(quat_exp([0, 0, np.pi]), 12).tolist()
-    [0.0, 0.0, 0.0, 1.0]
-    """
+    """Unit quaternion of the rotation vector ``psi`` (..., 3): :func:`lib.core.so3.quat_exp`."""
     return _so3.quat_exp(_stack(psi, "psi", 3))
 
 
 def quat_mul(p, q):
-    """Hamilton product of quaternion stacks ``(w, x, y, z)``, shape (..., 4).
-
-    >>> quat_mul([0, 1, 0, 0], [0, 0, 1, 0]).tolist()     # i j = k
-    [0.0, 0.0, 0.0, 1.0]
-    """
+    """Hamilton product of quaternion stacks (..., 4): :func:`lib.core.so3.quat_mul`."""
     return _so3.quat_mul(_stack(p, "p", 4), _stack(q, "q", 4))
 
 
@@ -406,21 +394,6 @@ def energy(rod, state, load=None, grav=0.0):
     return float(E)
 
 
-def _element_terms(rod, x, Q, order):
-    R, u, Gam, n, theta = _kin(rod, x, Q)
-    ell = rod.ell
-    B = np.array([rod.GJ, rod.EI, rod.EI])
-    w = _bending_weights(rod)
-    m = (w / ell)[:, None] * B * theta                              # joint moments (N, 3)
-    Kb = (w / ell)[:, None, None] * np.diag(B)[None]
-    g_psi_s = np.cross(n, u)                                       # stretch-shear on psi_e
-    f_spatial = np.einsum("eij,ej->ei", R, n)                       # R n on x_{e+1}
-    lt = _log_terms(theta, Kb, m, order)
-    out = dict(R=R, u=u, n=n, theta=theta, m=m, g_psi_s=g_psi_s, f=f_spatial, lt=lt)
-    return out
-
-
-
 def _cross_cf(a, b):
     """Cross product of component-first stacks (3, n)."""
     return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
@@ -444,14 +417,8 @@ def _grad_cf(rod, x, Q, load, grav, kernels=None):
                                          np.ascontiguousarray(Q, dtype=float),
                                          *_kernel_args(rod, grav), P)
     N, ell = rod.N, rod.ell
-    w, qx, qy, qz = Q.T
-    # rotation matrix entries R_ij (each (N,))
-    xx, yy, zz = qx * qx, qy * qy, qz * qz
-    xy, xz, yz = qx * qy, qx * qz, qy * qz
-    wx, wy, wz = w * qx, w * qy, w * qz
-    R = np.array([[1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy)],
-                  [2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx)],
-                  [2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy)]])
+    w = Q[:, 0]
+    R = np.ascontiguousarray(np.moveaxis(_so3.rotmat(Q), 0, -1))    # R_ij as (3, 3, N)
     d = np.empty((3, N))
     xt = x.T
     d[:, 0] = xt[:, 0]
@@ -536,8 +503,8 @@ def _gradient(rod, x, Q, load, grav, kernels=None):
 def _blocks(rod, x, Q, load):
     """Element-vectorised Hessian blocks as COO triplets (rows, cols, values)."""
     N, ell = rod.N, rod.ell
-    t = _element_terms(rod, x, Q, 2)
-    R, u, n = t["R"], t["u"], t["n"]
+    R, u, _, n, theta = _kin(rod, x, Q)
+    wB = (_bending_weights(rod) / ell)[:, None] * np.array([rod.GJ, rod.EI, rod.EI])
     C = np.array([rod.EA, rod.kGA, rod.kGA])
     U = _hat(u)
     # stretch-shear: local unknowns (psi_e, x_e, x_{e+1})
@@ -570,7 +537,7 @@ def _blocks(rod, x, Q, load):
     add(ixa, ixb, -Hdd)
     add(ixb, ixa, -Hdd)
     # bending and twist: joint e between elements e-1 (a) and e (b)
-    _, _, Haa, Hab, Hbb = t["lt"]
+    _, _, Haa, Hab, Hbb = _log_terms(theta, wB[:, :, None] * np.eye(3), wB * theta, 2)
     add(ip, ip, Hbb)
     add(ip[:-1], ip[:-1], Haa[1:])
     add(ip[:-1], ip[1:], Hab[1:])
@@ -877,9 +844,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
 # Greenhill: twist-controlled clamped-clamped rod
 # --------------------------------------------------------------------------------------
 def _check_twist(rod, twist, name="twist"):
-    """The end rotation as a float; the relative rotation of neighbouring elements,
-    |twist| / N, must stay below pi (beyond it the rotation wraps and the discrete rod
-    would silently describe a smaller twist)."""
+    """The end rotation; |twist| / N < pi, else the relative rotations wrap (a ValueError)."""
     twist = checks.real(twist, name)
     if abs(twist) >= math.pi * rod.N:
         raise ValueError(f"{name} must satisfy |{name}| / N < pi (the twist per element; the "

@@ -413,3 +413,48 @@ def test_twisted_clamped_rod_frequencies_converge_to_the_whirling_shaft():
         err.append(abs(om[0] / ref[0] - 1))
     slope = np.polyfit(np.log(Ns), np.log(err), 1)[0]
     assert -2.1 < slope < -1.9
+
+
+# --------------------------------------------------------------------------------------
+# the bad inputs, and extreme but legal ones
+# --------------------------------------------------------------------------------------
+def test_quaternions_that_are_not_unit_length_are_refused():
+    m = R3.make_rod3d(4)
+    s = R3.straight(m)
+    with pytest.raises(ValueError, match=r"^state\.Q must hold unit quaternions .* row 0"):
+        R3.energy(m, R3.State(s.x, 1.5 * s.Q))              # was 178.8 instead of 35.6
+    Q0 = s.Q.copy()
+    Q0[2] = 0.0
+    with pytest.raises(ValueError, match=r"^state\.Q must hold unit quaternions .* row 2"):
+        R3.gradient(m, R3.State(s.x, Q0))                   # was a NaN gradient
+    off = s.Q * (1 + 0.5 * R3.QUAT_TOL)                      # within the stated tolerance
+    assert R3.energy(m, R3.State(s.x, off)) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_planar_rod_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"^rod must be a 3-D rod .*, got a Rod$"):
+        R3.straight(rod.make_rod(4))
+    with pytest.raises(ValueError, match=r"^state must be a State"):
+        R3.energy(R3.make_rod3d(4), rod.straight(rod.make_rod(4)))
+
+
+def test_a_twist_past_pi_per_element_is_refused_not_wrapped():
+    m = R3.make_rod3d(10)
+    with pytest.raises(ValueError, match=r"^twist must satisfy \|twist\| / N < pi"):
+        R3.twisted_frequencies(m, 50.0)                     # was 6.59, the twist wrapped
+    with pytest.raises(ValueError, match=r"^twist 20\.0 is beyond the critical twist"):
+        R3.twisted_frequencies(m, 20.0)                     # representable, past critical
+    assert R3.greenhill_lambda(m, 20.0) < 0                 # as a result: the eigenvalue
+    with pytest.raises(ValueError, match=r"^kL must satisfy"):
+        R3.twisted_shaft_omegas(9.0)
+
+
+def test_static_is_linear_down_to_a_tiny_load_and_scales_with_EI():
+    # extreme but legal: a load of 1e-12 EI/L^2 and a rod 1e6 times stiffer
+    m = R3.make_rod3d(10, r_over_L=0.002)
+    p3, _ = R3.tip(m, R3.static(m, (0.0, 0.0, -1e-3), steps=1))
+    p12, _ = R3.tip(m, R3.static(m, (0.0, 0.0, -1e-12), steps=1))
+    assert p12[2] / 1e-12 == pytest.approx(p3[2] / 1e-3, rel=1e-5)
+    stiff = R3.make_rod3d(10, r_over_L=0.002, EI=1e6)
+    ps, _ = R3.tip(stiff, R3.static(stiff, (0.0, 0.0, -1e3), steps=1))
+    assert ps == pytest.approx(p3, rel=1e-9, abs=1e-12)
