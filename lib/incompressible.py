@@ -427,7 +427,10 @@ def fit_mooney_rivlin(stretch, stress, nu=0.49):
     [0.3, 0.1]
     """
     l = checks.vector(stretch, "stretch", low=0.0, include_low=False)
-    y = checks.vector(stress, "stress", l.size)
+    y = checks.vector(stress, "stress")
+    if y.size != l.size:
+        raise ValueError(f"stretch and stress must have the same length, got {l.size} and "
+                         f"{y.size}")
     if l.size < 2 or np.ptp(l) == 0:
         raise ValueError(f"stretch must hold at least two different stretches, got "
                          f"{checks.show(l)}")
@@ -565,10 +568,9 @@ def pressure_field(body, x):
 
     ``p`` is the multiplier of ``J - J0``: tension positive (``-p`` is the mean pressure).
     """
-    x = _check_x(body, x)
-    if not body.mixed:
+    if not _check_body(body).mixed:
         raise ValueError(f"body has no pressure unknowns (formulation {body.formulation!r})")
-    return _split(body, x)[1][body.pdofs]
+    return _split(body, _check_x(body, x))[1][body.pdofs]
 
 
 def _F(body, u):
@@ -742,14 +744,16 @@ def _Ep(mat):
 
 def tip_deflection(body, x):
     """Plain mean of ``u_y`` over the nodes on X = length (as :func:`lib.fem.tip_deflection`)."""
-    return fem.tip_deflection(body.geom, displacement(body, x))
+    u = displacement(body, x)
+    return fem.tip_deflection(body.geom, u)
 
 
 def tip_ratio(body, x, alpha):
     """Tip deflection over the linear Euler-Bernoulli value ``P L^3/(3 E' I) = alpha L/3``."""
+    tip = tip_deflection(body, x)
     if checks.real(alpha, "alpha") == 0:
         raise ValueError("alpha must be non-zero (the load the ratio divides by), got 0")
-    return -tip_deflection(body, x) / (alpha * body.geom.mesh.length / 3)
+    return -tip / (alpha * body.geom.mesh.length / 3)
 
 
 # --------------------------------------------------------------------------------------
