@@ -13,6 +13,9 @@ elastica_tip(alpha)                  tip (x, y) of the inextensible elastica, de
 elastica_shape(alpha, s)             the whole elastica (x(s), y(s), theta(s))
 arc_tip(kappa_L)                     tip (x, y) of a constant-curvature arc (pure tip moment)
 
+Arguments are checked with :mod:`lib.core.checks` (a ``ValueError`` naming the argument);
+a SciPy solver that fails is a :class:`BeamSolveError`, a :class:`lib.core.errors.SolveError`.
+
 References: Timoshenko (1921) for the shear-deformable beam, Cowper (1966) for
 the shear coefficient; the elastica is the Kirchhoff rod of the seed's chapter
 2.16 (Euler's elastica).
@@ -23,6 +26,7 @@ import numpy as np
 from scipy.integrate import solve_bvp, solve_ivp
 from scipy.optimize import brentq
 
+from .core import checks
 from .core.errors import SolveError
 
 __all__ = [
@@ -39,27 +43,6 @@ __all__ = [
 class BeamSolveError(SolveError):
     """A SciPy solver behind a beam solution failed; the message names the argument
     (mode and r_over_L, or alpha) and the solver's own status and message."""
-
-
-def _number(value, name):
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    return x
-
-
-def _check_count(k, name="k"):
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"{name} must be a positive integer, got {k!r}")
-    return int(k)
-
-
-def _check_nu(nu):
-    nu = _number(nu, "nu")
-    if not (-1.0 < nu <= 0.5):
-        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
-    return nu
 
 
 def euler_bernoulli_omegas(k):
@@ -88,10 +71,11 @@ def euler_bernoulli_omegas(k):
     >>> euler_bernoulli_omegas(3).round(4)
     array([ 3.516 , 22.0345, 61.6972])
     """
-    k = _check_count(k)
+    k = checks.integer(k, "k", low=1)
 
     def f(b):
-        return np.cos(b) + 1.0 / np.cosh(b)
+        with np.errstate(over="ignore"):          # 1 / cosh(b) = 0 past b = 710
+            return np.cos(b) + 1.0 / np.cosh(b)
 
     betas = [brentq(f, max(j - 1, 0.5) * np.pi, j * np.pi, xtol=1e-15, rtol=1e-15)
              for j in range(1, k + 1)]
@@ -104,7 +88,7 @@ def timoshenko_shear_coefficient(nu):
     >>> round(timoshenko_shear_coefficient(0.5), 12)
     0.9
     """
-    nu = _check_nu(nu)
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
     return 6.0 * (1.0 + nu) / (7.0 + 6.0 * nu)
 
 
@@ -132,9 +116,9 @@ def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
     nu : float
         Poisson ratio in (-1, 0.5].
     ks : float, optional
-        Shear coefficient; Cowper's 6(1+nu)/(7+6nu) by default.
+        Shear coefficient (> 0); Cowper's 6(1+nu)/(7+6nu) by default.
     tol, nodes :
-        ``solve_bvp`` tolerance and initial mesh size.
+        ``solve_bvp`` tolerance (> 0) and initial mesh size (>= 3).
 
     Returns
     -------
@@ -159,23 +143,17 @@ def timoshenko_omegas(k, r_over_L, nu=0.5, ks=None, tol=1e-8, nodes=101):
     >>> timoshenko_omegas(2, 0.04).round(4)
     array([ 3.502 , 21.4417])
     """
-    k = _check_count(k)
-    r = _number(r_over_L, "r_over_L")
-    if not (r > 0 and np.isfinite(r)):
-        raise ValueError(f"r_over_L must be a positive finite number, got {r_over_L!r}")
-    nu = _check_nu(nu)
-    if ks is None:
-        ks = timoshenko_shear_coefficient(nu)
-    elif not (_number(ks, "ks") > 0 and np.isfinite(float(ks))):
-        raise ValueError(f"ks must be a positive finite number, got {ks!r}")
-    tol = _number(tol, "tol")
-    if not (tol > 0 and np.isfinite(tol)):
-        raise ValueError(f"tol must be a positive finite number, got {tol!r}")
-    nodes = _check_count(nodes, "nodes")
-    if nodes < 3:
-        raise ValueError(f"nodes must be at least 3, got {nodes!r}")
-    EA = 4.0 / r**2
-    S = float(ks) * EA / (2.0 * (1.0 + nu))
+    k = checks.integer(k, "k", low=1)
+    r = checks.positive(r_over_L, "r_over_L")
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    ks = timoshenko_shear_coefficient(nu) if ks is None else checks.positive(ks, "ks")
+    tol = checks.positive(tol, "tol")
+    nodes = checks.integer(nodes, "nodes", low=3)
+    EA = 4.0 / r**2 if r * r > 0.0 else np.inf
+    S = ks * EA / (2.0 * (1.0 + nu))
+    if not 0.0 < S < np.inf:
+        raise ValueError(f"r_over_L = {r!r} gives EA = 4/r^2 = {EA!r}, kGA = {S!r}: out of "
+                         f"floating point")
     rhoI = r**2 / 4.0
 
     def rhs(s, y, p):
@@ -247,9 +225,6 @@ def _elastica_ivp(alpha, kappa0, dense=False, stop=False):
 
 
 def _elastica_solve(alpha):
-    alpha = _number(alpha, "alpha")
-    if not np.isfinite(alpha):
-        raise ValueError(f"alpha must be finite, got {alpha!r}")
     if alpha == 0.0:
         return alpha, 0.0
     sgn = np.sign(alpha)
@@ -302,19 +277,34 @@ def elastica_shape(alpha, s=None):
     x, y, theta : ndarray
         Centre line and tangent angle at the stations ``s``.
 
+    Raises
+    ------
+    ValueError
+        For a bad ``alpha`` or ``s`` (named).
+    BeamSolveError
+        If the shooting fails.  Past |alpha| of about 500 the clamp curvature equals
+        its bound sqrt(2 |alpha|) to round-off, and the free end (theta' = 0) cannot be
+        resolved: that is this error too (theta' at the free end, or its sign along
+        the rod, says so), never a wrong shape.
+
     Examples
     --------
     >>> x, y, th = elastica_shape(0.0, [0.0, 1.0])
     >>> x.tolist(), y.tolist()
     ([0.0, 1.0], [0.0, 0.0])
     """
-    s = np.linspace(0.0, 1.0, 101) if s is None else np.asarray(s, dtype=float)
-    if np.any((s < 0) | (s > 1)):
-        raise ValueError("s must lie in [0, 1]")
+    alpha = checks.real(alpha, "alpha")
+    s = np.linspace(0.0, 1.0, 101) if s is None else checks.vector(s, "s", low=0.0, high=1.0)
     sgn, kappa0 = _elastica_solve(alpha)
     if kappa0 == 0.0:
         return s.copy(), np.zeros_like(s), np.zeros_like(s)
-    sol = _elastica_ivp(abs(float(alpha)), kappa0, dense=True)
+    sol = _elastica_ivp(abs(alpha), kappa0, dense=True)
+    dth = sol.sol(np.linspace(0.0, 1.0, 201))[1]      # theta' <= 0, and 0 at the free end
+    if max(dth.max(), abs(dth[-1])) > 1e-6 * kappa0:
+        raise BeamSolveError(
+            f"the elastica for alpha={alpha!r} is not resolved: its clamp curvature "
+            f"{kappa0!r} is sqrt(2 |alpha|) to round-off, and theta' = {dth[-1]:.3g} at the "
+            f"free end (max {dth.max():.3g}, both should be 0); |alpha| <= 500 is resolved")
     th, _, x, y = sol.sol(s)
     return x, sgn * y, sgn * th
 
@@ -365,9 +355,7 @@ def arc_tip(kappa_L):
     >>> print(f"{x:.12f} {y:.12f} {2 / np.pi:.12f}")
     0.000000000000 0.636619772368 0.636619772368
     """
-    a = _number(kappa_L, "kappa_L")
-    if not np.isfinite(a):
-        raise ValueError(f"kappa_L must be finite, got {kappa_L!r}")
+    a = checks.real(kappa_L, "kappa_L")
     if abs(a) < 1e-4:  # series, avoids 0/0
         return 1.0 - a**2 / 6.0 + a**4 / 120.0, a / 2.0 - a**3 / 24.0
     return np.sin(a) / a, (1.0 - np.cos(a)) / a

@@ -41,7 +41,12 @@ make_rod, Rod, straight                        the model and its straight state
 energy, gradient, hessian, mass, node_masses   energy and derivatives, lumped masses
 frequencies, modes, kirchhoff_frequencies      vibration (and the inextensible chain)
 static, tip, StaticSolveError                  statics by Newton with load steps, tip pose
+banded_hessian, force, verlet                  the fast paths (compiled kernels, banded tangent)
 check_positive, check_load, check_grav         argument checks shared with the other faces
+
+Arguments are checked once (:mod:`lib.core.checks`; a ``ValueError`` naming the argument):
+``rod`` a planar :class:`Rod` (a 3-D rod is refused, saying so), ``q`` a finite (3N,)
+state; solvers call unchecked twins (``_energy``, ``_gradient``, ...) inside their loops.
 
 References: Simo and Vu-Quoc (1988) and Armanini et al. (2023) for the
 Cosserat rod; Bergou et al. (2008) for discrete rods.
@@ -62,14 +67,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded, eigh, svd, svdvals
-from scipy.sparse.linalg import splu
+from scipy.linalg import svd, svdvals
 
 from . import kernels as _kernels
 from .beam import timoshenko_shear_coefficient
 from .core import checks
 from .core.errors import SolveError
+from .core.linalg import Factor, factor
 from .kernels.banded import SymmetricBanded
+from .solvers import load_path, newton_solve
 
 __all__ = [
     "Rod",
@@ -132,15 +138,44 @@ class Rod:
         return 3 * self.N
 
 
+_PLANAR = "a planar rod (lib.rod.Rod, made by lib.rod.make_rod)"
+_F8 = np.dtype(float)
+_PLAIN = {float, int}
+
+
+def _check_rod(rod):
+    """``rod`` if it is a planar :class:`Rod`, else a ValueError naming ``rod`` and its kind."""
+    if type(rod) is not Rod:
+        checks.kind(rod, "rod", Rod, _PLANAR)
+    return rod
+
+
+def _check_q(rod, q, name="q"):
+    """``q`` as a finite (3N,) float array; the cheap test first (a hot path)."""
+    if (type(q) is np.ndarray and q.dtype is _F8 and q.shape == (rod.ndof,)
+            and math.isfinite(np.dot(q, q))):
+        return q
+    return checks.vector(q, name, rod.ndof)
+
+
+def _check_load(load):
+    """The tip load as three floats, or None; the cheap test first (a hot path)."""
+    if load is None:
+        return None
+    if type(load) is tuple and len(load) == 3 and {type(x) for x in load} <= _PLAIN:
+        Px, Py, M = (float(x) for x in load)
+        if math.isfinite(Px) and math.isfinite(Py) and math.isfinite(M):
+            return Px, Py, M
+    return tuple(checks.vector(load, "load", 3).tolist())
+
+
 def check_positive(value, name):
-    """``float(value)`` if it is a finite number > 0, else a ValueError naming ``name``."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return v
+    """``value`` as a float > 0 (:func:`lib.core.checks.positive`), else a ValueError naming ``name``.
+
+    >>> check_positive(np.int64(2), "EI")
+    2.0
+    """
+    return checks.positive(value, name)
 
 
 def make_rod(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
@@ -179,23 +214,19 @@ def make_rod(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
     >>> rod.EA, round(rod.kGA, 9), rod.rhoI
     (2500.0, 750.0, 0.0004)
     """
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
-        raise ValueError(f"N must be an integer >= 1, got {N!r}")
-    r_over_L = check_positive(r_over_L, "r_over_L")
-    try:
-        nu = float(nu)
-    except (TypeError, ValueError):
-        raise ValueError(f"nu must be a number in (-1, 0.5], got {nu!r}") from None
-    if not (-1.0 < nu <= 0.5):
-        raise ValueError(f"nu must lie in (-1, 0.5], got {nu!r}")
-    ks = timoshenko_shear_coefficient(nu) if ks is None else check_positive(ks, "ks")
-    L = check_positive(L, "L")
-    EI = check_positive(EI, "EI")
-    rhoA = check_positive(rhoA, "rhoA")
+    N = checks.integer(N, "N", low=1)
+    r_over_L = checks.positive(r_over_L, "r_over_L")
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    ks = timoshenko_shear_coefficient(nu) if ks is None else checks.positive(ks, "ks")
+    L, EI, rhoA = (checks.positive(v, n) for v, n in ((L, "L"), (EI, "EI"), (rhoA, "rhoA")))
     r = r_over_L * L
-    EA = 4.0 * EI / r**2
-    return Rod(N=int(N), L=L, EI=EI, rhoA=rhoA, r_over_L=r_over_L, nu=nu, ks=ks,
-               EA=EA, kGA=ks * EA / (2.0 * (1.0 + nu)), rhoI=rhoA * r**2 / 4.0)
+    EA = 4.0 * EI / r**2 if r * r > 0.0 else math.inf
+    stiff = (EA, ks * EA / (2.0 * (1.0 + nu)), rhoA * r**2 / 4.0)
+    if not all(math.isfinite(v) and v > 0 for v in stiff):
+        raise ValueError(f"r_over_L = {r_over_L!r} with L = {L!r}, EI = {EI!r}, rhoA = {rhoA!r} "
+                         f"gives section constants (EA, kGA, rhoI) = {stiff} out of floating point")
+    return Rod(N=N, L=L, EI=EI, rhoA=rhoA, r_over_L=r_over_L, nu=nu, ks=ks, EA=stiff[0],
+               kGA=stiff[1], rhoI=stiff[2])
 
 
 def straight(rod):
@@ -204,50 +235,23 @@ def straight(rod):
     >>> straight(make_rod(2)).tolist()
     [0.0, 0.5, 0.0, 0.0, 1.0, 0.0]
     """
-    q = np.zeros(rod.ndof)
+    q = np.zeros(_check_rod(rod).ndof)
     q[1::3] = rod.ell * np.arange(1, rod.N + 1)
     return q
 
 
-def _check_q(rod, q):
-    q = np.asarray(q, dtype=float)
-    if q.shape != (rod.ndof,):
-        raise ValueError(f"q must have shape ({rod.ndof},) for N={rod.N}, got {q.shape}")
-    return q
-
-
 def check_load(load):
-    """The tip load as a finite (Px, Py, M) array (zeros for None), else a ValueError."""
-    if load is None:
-        return np.zeros(3)
-    arr = np.asarray(load, dtype=float)
-    if arr.shape != (3,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}")
-    return arr
+    """The tip load as a finite (Px, Py, M) array (zeros for None), else a ValueError.
 
-
-def _load_triple(load):
-    """(Px, Py, M) as three floats, or None; the cheap check of the hot path."""
-    if load is None:
-        return None
-    try:
-        Px, Py, M = (float(x) for x in load)
-    except (TypeError, ValueError):
-        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}") from None
-    if not (math.isfinite(Px) and math.isfinite(Py) and math.isfinite(M)):
-        raise ValueError(f"load must be a finite (Px, Py, M) triple, got {load!r}")
-    return Px, Py, M
+    >>> check_load((1, 0, np.float64(2))).tolist(), check_load(None).tolist()
+    ([1.0, 0.0, 2.0], [0.0, 0.0, 0.0])
+    """
+    return np.zeros(3) if load is None else np.array(_check_load(load))
 
 
 def check_grav(grav):
-    """``grav`` as a finite float, else a ValueError."""
-    try:
-        g = float(grav)
-    except (TypeError, ValueError):
-        raise ValueError(f"grav must be a finite number, got {grav!r}") from None
-    if not math.isfinite(g):
-        raise ValueError(f"grav must be a finite number, got {grav!r}")
-    return g
+    """``grav`` as a finite float (:func:`lib.core.checks.real`), else a ValueError."""
+    return checks.real(grav, "grav")
 
 
 def _kinematics(rod, q):
@@ -269,7 +273,18 @@ def _bending_weights(rod):
 
 
 def node_masses(rod):
-    """Lumped masses (N,) of nodes 1..N: rhoA ell, half of it at the tip."""
+    """Lumped masses (N,) of nodes 1..N: rhoA ell, half of it at the tip.
+
+    The one function here that also takes a 3-D rod (:class:`lib.rod3d.Rod3D`), whose
+    nodes carry the same masses.
+
+    >>> node_masses(make_rod(2)).tolist()
+    [0.5, 0.25]
+    """
+    if type(rod) is not Rod:
+        from .rod3d import Rod3D
+
+        checks.kind(rod, "rod", (Rod, Rod3D), "a rod (lib.rod.Rod or lib.rod3d.Rod3D)")
     m = np.full(rod.N, rod.rhoA * rod.ell)
     m[-1] *= 0.5
     return m
@@ -304,16 +319,22 @@ def energy(rod, q, load=None, grav=0.0, *, kernels=None):
     >>> energy(rod, np.stack([straight(rod)] * 2)).shape
     (2,)
     """
-    Q = np.asarray(q, dtype=float)
-    if Q.ndim == 2 and Q.shape[1] == rod.ndof:
-        stack = True
-    else:
-        Q, stack = _check_q(rod, q)[None, :], False
-    if not stack and _kernels.use(kernels):      # the cheap checks of the hot path
-        return _kernels.planar.energy(np.ascontiguousarray(Q[0]),
-                                      *_kernel_args(rod, _load_triple(load), check_grav(grav)))
-    load = check_load(load)
-    grav = check_grav(grav)
+    _check_rod(rod)
+    try:
+        q = _check_q(rod, q)
+    except ValueError:                            # a stack of states, or bad input
+        if np.ndim(checks.array(q, "q")) != 2:
+            raise
+        q = checks.array(q, "q", shape=(None, rod.ndof))
+    return _energy(rod, q, _check_load(load), checks.real(grav, "grav"), _kernels.use(kernels))
+
+
+def _energy(rod, q, load, grav, kernels=None):
+    """:func:`energy` unchecked (``load`` three floats or None, ``kernels`` resolved or None)."""
+    if q.ndim == 1 and _kernels.use(kernels):
+        return _kernels.planar.energy(np.ascontiguousarray(q), *_kernel_args(rod, load, grav))
+    Q = q if q.ndim == 2 else q[None, :]
+    load = (0.0, 0.0, 0.0) if load is None else load
     ell = rod.ell
     phi, x, y = Q[:, 0::3], Q[:, 1::3], Q[:, 2::3]
     dx = np.diff(x, axis=1, prepend=0.0)
@@ -326,7 +347,7 @@ def energy(rod, q, load=None, grav=0.0, *, kernels=None):
     bend = 0.5 * rod.EI / ell * _bending_weights(rod) * dphi**2
     ext = load[0] * Q[:, -2] + load[1] * Q[:, -1] + load[2] * Q[:, -3]
     out = stretch.sum(axis=1) + bend.sum(axis=1) + grav * (y @ node_masses(rod)) - ext
-    return out if stack else float(out[0])
+    return out if q.ndim == 2 else float(out[0])
 
 
 def gradient(rod, q, load=None, grav=0.0, *, kernels=None):
@@ -354,9 +375,13 @@ def gradient(rod, q, load=None, grav=0.0, *, kernels=None):
     >>> gradient(rod, straight(rod), load=(0, -1, 0)).tolist()
     [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
     """
-    q = _check_q(rod, q)
-    load = _load_triple(load)
-    grav = check_grav(grav)
+    _check_rod(rod)
+    return _gradient(rod, _check_q(rod, q), _check_load(load), checks.real(grav, "grav"),
+                     _kernels.use(kernels))
+
+
+def _gradient(rod, q, load, grav, kernels=None):
+    """:func:`gradient` unchecked (``load`` three floats or None)."""
     if _kernels.use(kernels):
         return _kernels.planar.gradient(np.ascontiguousarray(q), *_kernel_args(rod, load, grav))
     N, ell, EA, S, EI = rod.N, rod.ell, rod.EA, rod.kGA, rod.EI
@@ -458,27 +483,25 @@ def hessian(rod, q):
     >>> H.shape, float(abs(H - H.T).max())
     ((9, 9), 0.0)
     """
-    q = _check_q(rod, q)
+    return _hessian(_check_rod(rod), _check_q(rod, q))
+
+
+def _hessian(rod, q):
     rr, cc, vv = _triplets(rod, q)
     n = rod.ndof
     return sp.coo_matrix((vv, (rr, cc)), shape=(n, n)).tocsr()
 
 
-def _banded_upper(rod, q, diag_shift=None, kernels=None):
+def _banded_upper(rod, q, kernels=None):
     """Upper banded storage ab[u + i - j, j] = H[i, j] (i <= j) for LAPACK."""
     if _kernels.use(kernels):
-        ab = _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float),
-                                            *_kernel_args(rod, None, 0.0)[:5])
-        if diag_shift is not None:
-            ab[BANDWIDTH] += diag_shift
-        return ab
+        return _kernels.planar.hessian_banded(np.ascontiguousarray(q, dtype=float),
+                                              *_kernel_args(rod, None, 0.0)[:5])
     rr, cc, vv = _triplets(rod, q)
     u, n = BANDWIDTH, rod.ndof
     ab = np.zeros((u + 1, n))
     up = rr <= cc
     np.add.at(ab, (u + rr[up] - cc[up], cc[up]), vv[up])
-    if diag_shift is not None:
-        ab[u] += diag_shift
     return ab
 
 
@@ -491,7 +514,7 @@ def mass(rod):
     >>> mass(make_rod(2, r_over_L=0.2)).round(6).tolist()
     [0.005, 0.5, 0.5, 0.005, 0.25, 0.25]
     """
-    m = np.empty(rod.ndof)
+    m = np.empty(_check_rod(rod).ndof)
     m[0::3] = rod.rhoI * rod.ell
     mn = node_masses(rod)
     m[1::3] = mn
@@ -551,10 +574,8 @@ def frequencies(rod, k=None):
     >>> frequencies(make_rod(40, r_over_L=0.002), 2).round(4)
     array([ 3.5141, 21.974 ])
     """
-    n = rod.ndof
-    if k is not None:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
-            raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+    n = _check_rod(rod).ndof
+    k = None if k is None else checks.integer(k, "k", 1, n)
     # x decouples from (phi, y) at the straight state: two smaller SVDs
     W = _flexibility_factor(rod)
     ax = np.zeros(n, dtype=bool)
@@ -587,10 +608,8 @@ def modes(rod, k=None):
     >>> V.shape, bool(V[-1, 0] > 0)
     ((30, 1), True)
     """
-    n = rod.ndof
-    k = n if k is None else k
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
-        raise ValueError(f"k must be an integer in 1..{n}, got {k!r}")
+    n = _check_rod(rod).ndof
+    k = n if k is None else checks.integer(k, "k", 1, n)
     U, sig, _ = svd(_flexibility_factor(rod))
     V = U[:, :k] / np.sqrt(mass(rod))[:, None]
     ref = V[-1]
@@ -635,11 +654,9 @@ def kirchhoff_frequencies(N, k=None, L=1.0, EI=1.0, rhoA=1.0, clamp=2.0):
     array([2.])
     """
     rod = make_rod(N, r_over_L=1.0, L=L, EI=EI, rhoA=rhoA)  # validates N, L, EI, rhoA
-    ell = rod.ell
-    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))
-                          or not 1 <= k <= N):
-        raise ValueError(f"k must be an integer in 1..{N}, got {k!r}")
-    clamp = check_positive(clamp, "clamp")
+    ell, N = rod.ell, rod.N
+    k = None if k is None else checks.integer(k, "k", 1, N)
+    clamp = checks.positive(clamp, "clamp")
     w = _bending_weights(rod)
     w[0] = clamp
     Lt = np.tril(np.ones((N, N)))
@@ -657,36 +674,43 @@ def tip(rod, q):
     >>> tip(rod, straight(rod))
     (1.0, 0.0, 0.0)
     """
-    q = _check_q(rod, q)
+    q = _check_q(_check_rod(rod), q)
     return float(q[-2]), float(q[-1]), float(q[-3])
 
 
-def _newton_direction(rod, q, g):
-    """Solve H dq = -g: banded Cholesky, sparse LU if H is not positive definite."""
-    ab = _banded_upper(rod, q)
+def _tangent(rod, q):
+    """The factorised Hessian: banded Cholesky, sparse LU if it is not positive definite.
+
+    A singular Hessian is reported when Newton solves with it (so the failure says at
+    which iteration), not here.
+    """
     try:
-        cb = cholesky_banded(ab, lower=False)
-        return cho_solve_banded((cb, False), -g), True
-    except LinAlgError:
-        try:
-            lu = splu(hessian(rod, q).tocsc())
-        except RuntimeError as err:                # SciPy: "Factor is exactly singular"
-            raise StaticSolveError(
-                f"the Hessian is singular at this state (sparse LU: {err})") from None
-        return lu.solve(-g), False
+        return factor(lambda: _hessian(rod, q), banded=_banded_upper(rod, q),
+                      where="rod.static tangent")
+    except SolveError as err:
+        failed = err
+
+    def fail(b):
+        raise failed
+    return Factor(fail, "sparse LU", rod.ndof, failed.where)
+
+
+_FIELDS = ("where", "step", "nsteps", "load", "time", "iteration", "residual", "relative",
+           "tol", "reason", "halvings", "history")
 
 
 def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     """Equilibrium of the rod under a dead tip load and gravity.
 
-    Solves grad Pi(q) = 0 by load increments: the load (and g) is scaled by
-    j/steps, j = 1..steps, and each increment is solved by Newton's method
-    with the Hessian (banded Cholesky, ``scipy.linalg.cholesky_banded``;
-    sparse LU if it is not positive definite) and a backtracking line search
-    that accepts a step when either the energy or the residual norm
-    decreases sufficiently.  Convergence: ||grad Pi||_inf <= tol * f_scale,
-    f_scale = max(EI/L, |P| , |M|/L, g rhoA L), or a Newton step below
-    1e-14 L with a residual at the round-off floor of the stiff terms.
+    Solves grad Pi(q) = 0 along a uniform load path (:func:`lib.solvers.load_path`): the
+    load (and g) is scaled by j/steps, j = 1..steps, and each increment is solved by
+    :func:`lib.solvers.newton_solve` with the Hessian (banded Cholesky, sparse LU if it
+    is not positive definite) and a backtracking line search that accepts a step when
+    either the energy or the residual norm decreases sufficiently
+    (``accept="energy-or-residual"``, 33 halvings).  Convergence:
+    ||grad Pi||_inf <= tol * f_scale, f_scale = max(EI/L, |P|, |M|/L, g rhoA L), or a
+    Newton step below 1e-14 L with a residual at the round-off floor
+    64 eps (EA + k_sGA) of the stiff terms (``roundoff="correction"``).
 
     Parameters
     ----------
@@ -696,13 +720,13 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     grav : float
         Gravity in -y.
     steps : int
-        Number of load increments.
+        Number of load increments (>= 1).
     q0 : ndarray, optional
-        Start state (default :func:`straight`).
+        Finite start state (default :func:`straight`).
     tol : float
-        Relative residual tolerance.
+        Relative residual tolerance (>= 0).
     maxiter : int
-        Newton iterations per increment.
+        Newton iterations per increment (>= 0).
 
     Returns
     -------
@@ -711,9 +735,11 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
 
     Raises
     ------
+    ValueError
+        For a bad argument (named).
     StaticSolveError
-        If an increment does not converge; the message gives the load step,
-        the iteration count and the residual reached.
+        If an increment does not converge (a :class:`~lib.core.errors.SolveError`): the
+        message gives the load step, the iteration, the residual reached and why.
 
     Examples
     --------
@@ -722,55 +748,30 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     >>> round(y / 1e-3, 4)     # linear beam -P L^3/(3 EI) = -0.3333, less O(1/N^2)
     -0.3338
     """
+    _check_rod(rod)
     load = check_load(load)
-    grav = check_grav(grav)
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
-    q = straight(rod) if q0 is None else _check_q(rod, q0).copy()
+    grav = checks.real(grav, "grav")
+    steps = checks.integer(steps, "steps", low=1)
+    q = straight(rod) if q0 is None else _check_q(rod, q0, "q0")
+    tol = checks.nonnegative(tol, "tol")
+    maxiter = checks.integer(maxiter, "maxiter", low=0)
     fscale = max(rod.EI / rod.L, abs(load[0]), abs(load[1]), abs(load[2]) / rod.L,
                  abs(grav) * rod.rhoA * rod.L)
     # forces carry round-off ~ eps * (EA + S) from the stiff stretch and shear terms
     floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA)
-    for j in range(1, steps + 1):
-        lam = j / steps
-        ld, gv = lam * load, lam * grav
-        g = gradient(rod, q, ld, gv)
-        res = np.abs(g).max()
-        for it in range(maxiter + 1):
-            if res <= tol * fscale:
-                break
-            try:
-                dq, _ = _newton_direction(rod, q, g)
-            except StaticSolveError as err:
-                raise StaticSolveError(
-                    f"Newton failed at load step {j}/{steps} (load factor {lam:.3g}), "
-                    f"iteration {it}: {err}; residual {res:.3e}") from None
-            small_step = np.abs(dq).max() <= 1e-14 * rod.L
-            if small_step and res <= max(tol * fscale, floor):
-                break
-            if it == maxiter:
-                raise StaticSolveError(
-                    f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
-                    f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})"
-                )
-            E0 = energy(rod, q, ld, gv)
-            slope = float(g @ dq)
-            t = 1.0
-            while True:
-                qt = q + t * dq
-                gt = gradient(rod, qt, ld, gv)
-                rt = np.abs(gt).max()
-                Et = energy(rod, qt, ld, gv)
-                if Et <= E0 + 1e-4 * t * min(slope, 0.0) or rt <= (1 - 1e-4 * t) * res:
-                    break
-                t *= 0.5
-                if t < 1e-10:
-                    raise StaticSolveError(
-                        f"line search failed at load step {j}/{steps} (load factor {lam:.3g}), "
-                        f"iteration {it}: residual {res:.3e}"
-                    )
-            q, g, res = qt, gt, rt
-    return q
+
+    def solve_at(lam, q):
+        ld, gv = tuple((lam * load).tolist()), lam * grav
+        return newton_solve(lambda q: (_gradient(rod, q, ld, gv), lambda: _tangent(rod, q)),
+                            q, tol, maxiter, max_backtracks=33, where="rod.static",
+                            accept="energy-or-residual", energy=lambda q: _energy(rod, q, ld, gv),
+                            scale=fscale, floor=floor, roundoff="correction",
+                            xtol=1e-14 * rod.L, xtol_rel=0.0)
+
+    try:
+        return load_path(solve_at, q, steps=steps, where="rod.static")[0]
+    except SolveError as err:
+        raise StaticSolveError(err.detail, **{f: getattr(err, f) for f in _FIELDS}) from err
 
 
 # --------------------------------------------------------------------------------------
@@ -800,8 +801,8 @@ def banded_hessian(rod, q, *, kernels=None):
     >>> H.shape, H.u, bool(np.allclose(H.toarray(), hessian(rd, straight(rd)).toarray()))
     ((9, 9), 4, True)
     """
-    q = _check_q(rod, q)
-    return SymmetricBanded.wrap(_banded_upper(rod, q, kernels=kernels))
+    q = _check_q(_check_rod(rod), q)
+    return SymmetricBanded.wrap(_banded_upper(rod, q, kernels=_kernels.use(kernels)))
 
 
 def force(rod, load=None, grav=0.0, *, kernels=None):
@@ -810,7 +811,10 @@ def force(rod, load=None, grav=0.0, *, kernels=None):
     The tangent is a :class:`lib.kernels.banded.SymmetricBanded`, which
     :func:`lib.integrate.newmark_step`, :func:`lib.integrate.generalized_alpha_step`
     and :func:`lib.integrate.discrete_gradient_step` factor by banded Cholesky instead
-    of a sparse LU (same iterates to round-off as ``(gradient, hessian)``).
+    of a sparse LU (same iterates to round-off as ``(gradient, hessian)``).  Its
+    arguments are checked here, once; ``f(q)`` checks only the length of ``q`` (a
+    non-finite trial state of an integrator's Newton gives a non-finite force, which
+    that Newton rejects).
 
     Examples
     --------
@@ -822,18 +826,19 @@ def force(rod, load=None, grav=0.0, *, kernels=None):
     >>> bool(q[-1] < 0)
     True
     """
-    load = None if load is None else tuple(float(x) for x in check_load(load))
-    grav = check_grav(grav)
-    if kernels is not None:
-        _kernels.use(kernels)                     # validate the keyword now
+    _check_rod(rod)
+    load, grav = _check_load(load), checks.real(grav, "grav")
+    _kernels.use(kernels)                         # the keyword checked now
     args = _kernel_args(rod, load, grav)
 
     def f(q):
+        if not (type(q) is np.ndarray and q.dtype is _F8 and q.shape == (rod.ndof,)):
+            q = checks.vector(q, "q", rod.ndof, finite=None)
         if _kernels.use(kernels):                 # one compiled call for both
-            g, ab = _kernels.planar.force(np.ascontiguousarray(_check_q(rod, q)), *args)
+            g, ab = _kernels.planar.force(np.ascontiguousarray(q), *args)
             return g, SymmetricBanded.wrap(ab)
-        return (gradient(rod, q, load, grav, kernels=False),
-                banded_hessian(rod, q, kernels=False))
+        return (_gradient(rod, q, load, grav, False),
+                SymmetricBanded.wrap(_banded_upper(rod, q, False)))
 
     return f
 
@@ -860,14 +865,9 @@ def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=Non
     kernels : bool, optional
         None: the switch of :mod:`lib.kernels`.
 
-    Returns
-    -------
-    lib.integrate.Trajectory
-
-    Raises
-    ------
-    FloatingPointError
-        If the state becomes non-finite (names the step and time).
+    Returns a :class:`lib.integrate.Trajectory`; raises as :func:`lib.integrate.verlet` does
+    (``ValueError`` for bad input, named; ``NonFiniteState``, a ``SolveError`` and
+    ``FloatingPointError``, with the step and time where the state became non-finite).
 
     Examples
     --------
@@ -878,23 +878,20 @@ def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=Non
     """
     from . import integrate
 
-    q0 = _check_q(rod, q0)
-    v0 = np.asarray(v0, dtype=float)
-    if v0.shape != q0.shape:
-        raise ValueError(f"v0 must have shape {q0.shape}, got {v0.shape}")
-    load = _load_triple(load)
-    grav = check_grav(grav)
-    m = mass(rod)
-    if not _kernels.use(kernels):
-        return integrate.verlet(q0, v0, dt, nsteps,
-                                lambda q: -gradient(rod, q, load, grav, kernels=False) / m,
-                                every)
+    q0, v0 = _check_q(_check_rod(rod), q0, "q0"), _check_q(rod, v0, "v0")
+    load, grav = _check_load(load), checks.real(grav, "grav")
     dt = checks.positive(dt, "dt")
     nsteps = checks.integer(nsteps, "nsteps", low=0)
     every = checks.integer(every, "every", low=1)
+    m = mass(rod)
+    if not _kernels.use(kernels) or nsteps > integrate.MAX_STEPS:   # NumPy twin; the cap
+        return integrate.verlet(q0, v0, dt, nsteps,
+                                lambda q: -_gradient(rod, q, load, grav, False) / m, every)
     t, q, v, a, steps, fail = _kernels.planar.verlet_run(
         np.ascontiguousarray(q0), np.ascontiguousarray(v0), dt, nsteps, every, m,
         *_kernel_args(rod, load, grav))
-    if fail:
-        raise FloatingPointError(f"state became non-finite at step {fail} (t = {fail * dt:.6g})")
+    if fail:                                      # integrate.verlet's error, word for word
+        raise integrate.NonFiniteState("the state became non-finite (is dt above the stable "
+                                       "step?)", where="verlet", reason="diverged", step=fail,
+                                       time=fail * dt)
     return integrate.Trajectory(t, q, v, a, steps, {})

@@ -156,3 +156,31 @@ def test_elastica_bracket_and_ivp_failures_are_wrapped_and_name_alpha(monkeypatc
     with pytest.raises(beam.BeamSolveError, match=r"solve_ivp failed.*alpha=.*status -1"):
         beam.elastica_shape(1.0)
     assert issubclass(beam.BeamSolveError, RuntimeError)
+
+
+def test_a_large_load_matches_the_elastica_asymptote_and_a_larger_one_says_it_is_unresolved():
+    # alpha -> inf: the clamp curvature tends to sqrt(2 alpha) and (first integral and
+    # elliptic integrals) x(1) = sqrt(2/alpha), y(1) = -1 + (2 - sqrt 2)/sqrt(alpha), up to
+    # terms in exp(-2 sqrt(alpha)) (1e-19 at alpha = 500)
+    for a in (100.0, 500.0):
+        x, y = beam.elastica_tip(a)
+        assert math.isclose(x, math.sqrt(2 / a), rel_tol=2e-6)
+        assert math.isclose(y, -1 + (2 - math.sqrt(2)) / math.sqrt(a), rel_tol=1e-7)
+    # past it the free end is not resolved: an error, never a wrong shape
+    for a in (1200.0, 2000.0, 1e4):
+        with pytest.raises(beam.BeamSolveError, match=f"alpha={a!r}"):
+            beam.elastica_tip(a)
+
+
+def test_extreme_legal_counts_and_radii():
+    # 300 Euler-Bernoulli roots (cosh overflows past beta = 710: no warning, no NaN)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Om = beam.euler_bernoulli_omegas(300)
+    assert math.isclose(np.sqrt(Om[-1]), (2 * 300 - 1) * np.pi / 2, rel_tol=1e-15)
+    # a very slender Timoshenko beam is Euler-Bernoulli to O(r^2)
+    assert math.isclose(beam.timoshenko_omegas(1, 1e-4)[0], Om[0], rel_tol=1e-7)
+    with pytest.raises(ValueError, match="r_over_L"):
+        beam.timoshenko_omegas(1, 1e-200)              # EA = 4 / r^2 is not a float

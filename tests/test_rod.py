@@ -259,6 +259,61 @@ def test_functions_reject_bad_state_load_and_counts():
         rod.static(r, (0, -1, 0), steps=0)
 
 
+def test_a_3d_rod_is_refused_by_every_planar_function_saying_what_it_is():
+    from lib import rod3d
+
+    r3 = rod3d.make_rod3d(4)
+    q = rod.straight(rod.make_rod(4))
+    for call in (lambda: rod.straight(r3), lambda: rod.mass(r3), lambda: rod.energy(r3, q),
+                 lambda: rod.gradient(r3, q), lambda: rod.hessian(r3, q),
+                 lambda: rod.banded_hessian(r3, q), lambda: rod.frequencies(r3),
+                 lambda: rod.modes(r3, 1), lambda: rod.static(r3), lambda: rod.tip(r3, q),
+                 lambda: rod.force(r3), lambda: rod.verlet(r3, q, 0 * q, 1e-3, 1)):
+        with pytest.raises(ValueError, match=r"^rod must be a planar rod \(lib\.rod\.Rod, made "
+                                             r"by lib\.rod\.make_rod\), got a Rod3D$"):
+            call()
+    assert rod.node_masses(r3).tolist() == rod.node_masses(rod.make_rod(4)).tolist()
+
+
+def test_nan_start_state_and_bools_are_bad_input_not_solver_failures():
+    r = rod.make_rod(4)
+    q0 = rod.straight(r)
+    q0[5] = np.nan
+    with pytest.raises(ValueError, match="^q0 must be finite, got nan at index 5$"):
+        rod.static(r, (0.0, -1.0, 0.0), q0=q0)
+    with pytest.raises(ValueError, match=r"^grav must be a real number, got True \(a bool\)$"):
+        rod.gradient(r, rod.straight(r), grav=True)
+    with pytest.raises(ValueError, match="^load must be an array of real numbers"):
+        rod.energy(r, rod.straight(r), load=(True, False, True))
+    with pytest.raises(ValueError, match="^N must be an integer >= 1, got 2.0$"):
+        rod.make_rod(2.0)
+    assert rod.make_rod(np.int64(3), nu=np.float32(0.5)).N == 3
+
+
+@pytest.mark.parametrize("L,EI,rhoA", [(1e-3, 1e6, 1e-2), (1e3, 1e-6, 1e4)])
+def test_extreme_units_give_the_nondimensional_answers_scaled(L, EI, rhoA):
+    # a stiff millimetre rod and a floppy kilometre one: Omega = omega L^2 sqrt(rhoA/EI)
+    # and the tip under alpha = P L^2 / EI = 2 are those of L = EI = rhoA = 1
+    r0, r = rod.make_rod(8, 0.04), rod.make_rod(8, 0.04, L=L, EI=EI, rhoA=rhoA)
+    scale = np.sqrt(EI / rhoA) / L**2
+    np.testing.assert_allclose(rod.frequencies(r), scale * rod.frequencies(r0), rtol=1e-12)
+    x0, y0, th0 = rod.tip(r0, rod.static(r0, (0.0, -2.0, 0.0)))
+    x, y, th = rod.tip(r, rod.static(r, (0.0, -2.0 * EI / L**2, 0.0)))
+    np.testing.assert_allclose([x / L, y / L, th], [x0, y0, th0], rtol=1e-9)
+
+
+def test_an_almost_auxetic_rod_and_a_single_element_are_legal():
+    # nu -> -1: Cowper's ks = 6 (1 + nu)/(7 + 6 nu) vanishes with 1 + nu, and
+    # kGA = ks EA / (2 (1 + nu)) tends to 3 EA (no 0/0); the slender rod is Euler-Bernoulli
+    r = rod.make_rod(40, 0.002, nu=-0.999)
+    assert math.isclose(r.kGA, 3 * r.EA, rel_tol=1e-2)
+    y = rod.tip(r, rod.static(r, (0.0, -1e-4, 0.0)))[1]
+    assert math.isclose(y / 1e-4, -1 / 3, rel_tol=5e-4)
+    # one element: the clamp spring 2 EI / ell under a tip moment M turns it by M ell / (2 EI)
+    r1 = rod.make_rod(1, 0.04)
+    assert math.isclose(rod.tip(r1, rod.static(r1, (0.0, 0.0, 1e-3)))[2], 0.5e-3, rel_tol=1e-6)
+
+
 # ---------------------------------------------------------------- independent implementation
 # A plain per-element loop written from the seed's energy (section 3.10.3.3), at
 # parameters the chapter does not use: N = 7, r/L = 0.03, nu = 0.3, L = 1.7,
@@ -346,12 +401,12 @@ def test_energy_of_a_stack_equals_the_energy_of_each_state():
 
 def test_static_wraps_a_singular_hessian_and_says_how_far_it_got(monkeypatch):
     rd = rod.make_rod(4, 0.04)
-
-    def not_positive_definite(*a, **k):
-        raise rod.LinAlgError("not positive definite")
-
-    monkeypatch.setattr(rod, "cholesky_banded", not_positive_definite)
-    monkeypatch.setattr(rod, "hessian", lambda r, q: sp.csr_matrix((r.ndof, r.ndof)))
+    # the banded Cholesky fails (a zero matrix is not positive definite), and so does the
+    # sparse LU it falls back on
+    monkeypatch.setattr(rod, "_banded_upper", lambda r, q: np.zeros((rod.BANDWIDTH + 1, r.ndof)))
+    monkeypatch.setattr(rod, "_hessian", lambda r, q: sp.csr_matrix((r.ndof, r.ndof)))
     with pytest.raises(rod.StaticSolveError,
-                       match=r"load step 1/10 .*iteration 0: the Hessian is singular"):
+                       match=r"load step 1/10 .*iteration 0, residual .*tangent singular; "
+                             r"the matrix is exactly singular \(sparse LU\)") as err:
         rod.static(rd, (0.0, -1.0, 0.0))
+    assert (err.value.step, err.value.iteration, err.value.reason) == (1, 0, "singular")

@@ -1,57 +1,162 @@
-"""Equivalence of rod's Newton / load-step loops with the shared floors (see test_integrate.py)."""
+"""rod.static is one configured call of the shared floors (see test_integrate.py).
+
+``old_static`` below is the loop ``lib.rod.static`` had before it moved onto
+:func:`lib.solvers.newton_solve` and :func:`lib.solvers.load_path`, verbatim (with its
+``_newton_direction``, and ``_check_q`` as it was then).  The migrated ``rod.static`` must
+evaluate the gradient at the same points in the same order (the same iterates, line-search
+trials and iteration counts), return the same state to round-off, and fail where the old
+loop failed.
+"""
+import contextlib
+
 import numpy as np
 import pytest
-import scipy.sparse as sp
+from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded
+from scipy.sparse.linalg import splu
 
-from lib import actuation, crosscheck, fem, incompressible, rod, rod3d
-from lib.core.errors import NewtonFailure, SolveError
-from lib.core.linalg import factor
-from lib.solvers import load_path, newton_solve
+from lib import kernels, rod
+from lib.solvers import newton_solve
+from lib.rod import (StaticSolveError, _banded_upper, check_grav, check_load, energy,
+                     gradient, hessian, straight)
 
-from .trace import EPS, assert_round_off, assert_same_path, traced  # noqa: F401
+from .trace import assert_round_off, assert_same_path, traced
+
 
 # --------------------------------------------------------------------------------------
-# rod.static: energy-or-residual line search, banded Cholesky, stop at the correction
+# the old loop, verbatim
 # --------------------------------------------------------------------------------------
-def rod_static_new(r, load, grav=0.0, steps=10, tol=1e-10, maxiter=50):
-    load = np.asarray(load, dtype=float)
-    fscale = max(r.EI / r.L, abs(load[0]), abs(load[1]), abs(load[2]) / r.L,
-                 abs(grav) * r.rhoA * r.L)
-    floor = 64 * EPS * (r.EA + r.kGA)
-    infos = []
+def _check_q(rod, q):
+    q = np.asarray(q, dtype=float)
+    if q.shape != (rod.ndof,):
+        raise ValueError(f"q must have shape ({rod.ndof},) for N={rod.N}, got {q.shape}")
+    return q
 
-    def solve_at(lam, q):
+
+def _newton_direction(rod, q, g):
+    """Solve H dq = -g: banded Cholesky, sparse LU if H is not positive definite."""
+    ab = _banded_upper(rod, q)
+    try:
+        cb = cholesky_banded(ab, lower=False)
+        return cho_solve_banded((cb, False), -g), True
+    except LinAlgError:
+        try:
+            lu = splu(hessian(rod, q).tocsc())
+        except RuntimeError as err:                # SciPy: "Factor is exactly singular"
+            raise StaticSolveError(
+                f"the Hessian is singular at this state (sparse LU: {err})") from None
+        return lu.solve(-g), False
+
+
+def old_static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
+    load = check_load(load)
+    grav = check_grav(grav)
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps must be an integer >= 1, got {steps!r}")
+    q = straight(rod) if q0 is None else _check_q(rod, q0).copy()
+    fscale = max(rod.EI / rod.L, abs(load[0]), abs(load[1]), abs(load[2]) / rod.L,
+                 abs(grav) * rod.rhoA * rod.L)
+    # forces carry round-off ~ eps * (EA + S) from the stiff stretch and shear terms
+    floor = 64 * np.finfo(float).eps * (rod.EA + rod.kGA)
+    for j in range(1, steps + 1):
+        lam = j / steps
         ld, gv = lam * load, lam * grav
+        g = gradient(rod, q, ld, gv)
+        res = np.abs(g).max()
+        for it in range(maxiter + 1):
+            if res <= tol * fscale:
+                break
+            try:
+                dq, _ = _newton_direction(rod, q, g)
+            except StaticSolveError as err:
+                raise StaticSolveError(
+                    f"Newton failed at load step {j}/{steps} (load factor {lam:.3g}), "
+                    f"iteration {it}: {err}; residual {res:.3e}") from None
+            small_step = np.abs(dq).max() <= 1e-14 * rod.L
+            if small_step and res <= max(tol * fscale, floor):
+                break
+            if it == maxiter:
+                raise StaticSolveError(
+                    f"Newton did not converge at load step {j}/{steps} (load factor {lam:.3g}): "
+                    f"{maxiter} iterations, residual {res:.3e} (target {tol * fscale:.3e})"
+                )
+            E0 = energy(rod, q, ld, gv)
+            slope = float(g @ dq)
+            t = 1.0
+            while True:
+                qt = q + t * dq
+                gt = gradient(rod, qt, ld, gv)
+                rt = np.abs(gt).max()
+                Et = energy(rod, qt, ld, gv)
+                if Et <= E0 + 1e-4 * t * min(slope, 0.0) or rt <= (1 - 1e-4 * t) * res:
+                    break
+                t *= 0.5
+                if t < 1e-10:
+                    raise StaticSolveError(
+                        f"line search failed at load step {j}/{steps} (load factor {lam:.3g}), "
+                        f"iteration {it}: residual {res:.3e}"
+                    )
+            q, g, res = qt, gt, rt
+    return q
 
-        def fun(q):
-            return rod.gradient(r, q, ld, gv), lambda: factor(
-                lambda: rod.hessian(r, q), banded=rod._banded_upper(r, q))
 
-        q, info = newton_solve(fun, q, tol, maxiter, max_backtracks=33, where="rod.static",
-                               accept="energy-or-residual", energy=lambda q: rod.energy(r, q, ld, gv),
-                               scale=fscale, floor=floor, roundoff="correction",
-                               xtol=1e-14 * r.L, xtol_rel=0.0, record=True)
-        infos.append(info)
-        return q, info
-
-    q, _ = load_path(solve_at, rod.straight(r), steps=steps, where="rod.static")
-    return q, infos, fscale
+# --------------------------------------------------------------------------------------
+# the migrated rod.static reproduces it
+# --------------------------------------------------------------------------------------
+def _keep(infos, out):
+    infos.append(out[1])
+    return out
 
 
-@pytest.mark.parametrize("N,r_over_L,load,grav,steps", [
-    (12, 0.04, (0.5, -6.0, 0.3), 0.0, 1),        # large load in one increment: line search
-    (20, 0.002, (0.0, -1e-3, 0.0), 0.0, 10),     # slender rod: stops at the round-off floor
-    (8, 0.04, (0.0, 0.0, 0.0), 2.0, 3),          # gravity only
+def _run(monkeypatch, static, r, *args, **kw):
+    """(state or the error raised, the points where the gradient was evaluated)."""
+    with traced(monkeypatch, rod, "_gradient") as calls:
+        try:
+            out = static(r, *args, **kw)
+        except StaticSolveError as err:
+            out = err
+    return out, calls
+
+
+@pytest.mark.parametrize("N,r_over_L,load,grav,steps,numpy", [
+    (12, 0.04, (0.5, -6.0, 0.3), 0.0, 1, False),   # large load in one increment: line search
+    (12, 0.04, (0.5, -6.0, 0.3), 0.0, 1, True),    # the same with the NumPy code (no kernels)
+    (20, 0.002, (0.0, -1e-3, 0.0), 0.0, 10, False),  # slender rod: stops at the round-off floor
+    (8, 0.04, (0.0, 0.0, 0.0), 2.0, 3, False),     # gravity only
+    (10, 0.03, (0.0, 0.0, 4.0), 0.5, 2, False),    # tip moment and gravity
 ])
-def test_rod_static_is_reproduced(monkeypatch, N, r_over_L, load, grav, steps):
+def test_rod_static_is_reproduced(monkeypatch, N, r_over_L, load, grav, steps, numpy):
     r = rod.make_rod(N, r_over_L)
-    with traced(monkeypatch, rod, "gradient") as old:
-        q_old = rod.static(r, load, grav, steps=steps)
-    with traced(monkeypatch, rod, "gradient") as new:
-        q_new, infos, fscale = rod_static_new(r, load, grav, steps)
+    infos = []
+    with kernels.disabled() if numpy else contextlib.nullcontext():
+        q_old, old = _run(monkeypatch, old_static, r, load, grav, steps=steps)
+        with monkeypatch.context() as mp:
+            mp.setattr(rod, "newton_solve", lambda *a, **k: _keep(infos, newton_solve(*a, **k)))
+            q_new, new = _run(monkeypatch, rod.static, r, load, grav, steps=steps)
     assert_same_path(old, new)
     assert_round_off(q_old, q_new)
-    if steps == 1:
+    assert len(infos) == steps
+    if steps == 1:                              # the line search was used
         assert infos[0].backtracks > 0
-    if r_over_L == 0.002:
-        assert any(i.residual > 1e-10 * fscale for i in infos)      # the floor stop was used
+    if r_over_L == 0.002:                       # the floor stop was used
+        assert any(i.residual > 1e-10 * max(r.EI / r.L, 1e-3) for i in infos)
+
+
+def test_rod_static_from_a_start_state_is_reproduced(monkeypatch):
+    r = rod.make_rod(9, 0.05, nu=0.3)
+    q0 = rod.static(r, (0.0, -1.0, 0.0), steps=2)
+    q_old, old = _run(monkeypatch, old_static, r, (0.3, -2.0, 0.0), steps=2, q0=q0)
+    q_new, new = _run(monkeypatch, rod.static, r, (0.3, -2.0, 0.0), steps=2, q0=q0)
+    assert_same_path(old, new)
+    assert_round_off(q_old, q_new)
+
+
+@pytest.mark.parametrize("maxiter", [0, 1, 2])
+def test_rod_static_fails_where_the_old_loop_failed(monkeypatch, maxiter):
+    r = rod.make_rod(10, 0.04)
+    err_old, old = _run(monkeypatch, old_static, r, (0.0, -8.0, 0.0), steps=2, maxiter=maxiter)
+    err_new, new = _run(monkeypatch, rod.static, r, (0.0, -8.0, 0.0), steps=2, maxiter=maxiter)
+    assert isinstance(err_old, StaticSolveError) and isinstance(err_new, StaticSolveError)
+    assert_same_path(old, new)
+    assert f"load step {err_new.step}/2" in str(err_old)
+    assert f"{err_new.iteration} iterations" in str(err_old)
+    assert (err_new.where, err_new.nsteps, err_new.reason) == ("rod.static", 2, "maxiter")
