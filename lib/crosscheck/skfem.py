@@ -361,6 +361,7 @@ def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, ret
     body = inc.cantilever(nx, ny, "P2P1", mat)
     alpha, return_x = checks.real(alpha, "alpha"), checks.boolean(return_x, "return_x")
     steps = checks.integer(steps, "steps", low=1)
+    intorder = checks.integer(intorder, "intorder", low=1, high=20)
     if alpha == 0:
         raise ValueError("alpha must be non-zero (the load the tip ratio divides by), got 0")
     basis_u, perm = skfem_basis(body.geom, intorder=intorder)
