@@ -153,7 +153,7 @@ def _check_rod(rod):
 def _check_q(rod, q, name="q"):
     """``q`` as a finite (3N,) float array; the cheap test first (a hot path)."""
     if (type(q) is np.ndarray and q.dtype is _F8 and q.shape == (rod.ndof,)
-            and math.isfinite(np.dot(q, q))):
+            and math.isfinite(q.dot(q))):
         return q
     return checks.vector(q, name, rod.ndof)
 
@@ -162,10 +162,11 @@ def _check_load(load):
     """The tip load as three floats, or None; the cheap test first (a hot path)."""
     if load is None:
         return None
-    if type(load) is tuple and len(load) == 3 and {type(x) for x in load} <= _PLAIN:
-        Px, Py, M = (float(x) for x in load)
-        if math.isfinite(Px) and math.isfinite(Py) and math.isfinite(M):
-            return Px, Py, M
+    if type(load) is tuple and len(load) == 3:
+        Px, Py, M = load
+        if (type(Px) in _PLAIN and type(Py) in _PLAIN and type(M) in _PLAIN
+                and Px - Px == 0 and Py - Py == 0 and M - M == 0):     # finite
+            return float(Px), float(Py), float(M)
     return tuple(checks.vector(load, "load", 3).tolist())
 
 
