@@ -107,6 +107,7 @@ from . import rod as _rod
 from .core import checks
 from .core.errors import SolveError
 from .core.linalg import factor
+from .fe import roundoff_floor
 from .solvers import load_path, newton_solve
 from .solvers.saddle import qp_solve
 
@@ -126,7 +127,6 @@ __all__ = [
     "cable_length", "cable_gradient", "cable_hessian", "cable_static",
 ]
 
-_EPS = np.finfo(float).eps
 _TINY = np.finfo(float).tiny
 
 
@@ -135,15 +135,12 @@ class ActuationSolveError(SolveError):
 
 
 def _solve_errors(func):
-    """``func`` with every :class:`SolveError` of the floors raised as an
-    :class:`ActuationSolveError` (same attributes, same message)."""
+    """``func`` raising the floors' SolveError as an ActuationSolveError (same attributes)."""
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
         except SolveError as err:
-            if isinstance(err, ActuationSolveError):
-                raise
             new = ActuationSolveError(err.detail)
             new.__dict__.update(err.__dict__)
             new.args = (str(new),)
@@ -200,7 +197,7 @@ class Tendon:
     elem: np.ndarray
     nodes: np.ndarray
     weights: np.ndarray
-    _cols: tuple = field(repr=False)
+    _cols: np.ndarray = field(repr=False)
 
     @property
     def n_eyelets(self) -> int:
@@ -260,41 +257,24 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
     elem = np.concatenate([[-1], e, [k - 1]])
     nodes = np.concatenate([[[0, 0]], np.column_stack([e, e + 1]), [[k, k]]]).astype(np.int64)
     weights = np.concatenate([[[0.0, 0.0]], np.full((k, 2), 0.5), [[0.5, 0.5]]])
-    # sparse pattern of the eyelet Jacobian dp_j/dq: rows 2j, 2j+1; columns x, y of the
-    # nodes (node i >= 1 -> 3(i-1)+1, 3(i-1)+2) and the angle column 3 e_j
-    M = s.size
-    rows, cols, kind = [], [], []
-    for c in range(2):          # the two node slots
-        for comp in range(2):
-            ok = nodes[:, c] >= 1
-            j = np.flatnonzero(ok)
-            rows.append(2 * j + comp)
-            cols.append(3 * (nodes[j, c] - 1) + 1 + comp)
-            kind.append(np.full(j.size, c))
-    ok = elem >= 0
-    j = np.flatnonzero(ok)
-    for comp in range(2):
-        rows.append(2 * j + comp)
-        cols.append(3 * elem[j])
-        kind.append(np.full(j.size, 2 + comp))
-    rows, cols, kind = (np.concatenate(a) for a in (rows, cols, kind))
-    for a in (s, d, elem, nodes, weights, rows, cols, kind):
+    # columns of dp_j/dq: x, y of the two nodes (node i >= 1 -> 3(i-1)+1, 3(i-1)+2), the
+    # angle 3 e_j twice (for the x and y parts of dp/dphi); -1: none (the clamp)
+    cols = np.column_stack([3 * nodes[:, :1] - 2, 3 * nodes[:, :1] - 1, 3 * nodes[:, 1:] - 2,
+                            3 * nodes[:, 1:] - 1, 3 * elem, 3 * elem])
+    cols[np.column_stack([np.repeat(nodes < 1, 2, axis=1), elem < 0, elem < 0])] = -1
+    for a in (s, d, elem, nodes, weights, cols):
         a.setflags(write=False)
     return Tendon(N=N, offset=d0, offset_end=d1, anchor=k, s=s, d=d, elem=elem, nodes=nodes,
-                  weights=weights, _cols=(rows, cols, kind, M))
+                  weights=weights, _cols=cols)
 
 
 def _check_tendon(rod, tendon, name="tendon"):
+    """The rod and a tendon made for it; returns ``rod``."""
     checks.kind(tendon, name, Tendon, "a Tendon (made by make_tendon)")
     if tendon.N != _check_rod(rod).N:
         raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
                          f"N = {rod.N}")
-
-
-def _tendon_q(rod, tendon, q):
-    """The rod, the tendon (made for it) and the state checked; returns ``q``."""
-    _check_tendon(rod, tendon)
-    return _check_q(rod, q)
+    return rod
 
 
 def _frames(rod, tendon, q):
@@ -319,7 +299,7 @@ def eyelets(rod, tendon, q):
     >>> eyelets(r, make_tendon(r, 0.01), rd.straight(r)).round(3).tolist()
     [[0.0, 0.01], [0.25, 0.01], [0.75, 0.01], [1.0, 0.01]]
     """
-    return _frames(rod, tendon, _tendon_q(rod, tendon, q))[0]
+    return _frames(rod, tendon, _check_q(_check_tendon(rod, tendon), q))[0]
 
 
 def _segments(rod, tendon, q):
@@ -344,24 +324,11 @@ def tendon_length(rod, tendon, q):
     >>> round(tendon_length(r, make_tendon(r, 0.02, anchor=5), rd.straight(r)), 12)
     0.5
     """
-    return _length(rod, tendon, _tendon_q(rod, tendon, q))
+    return _length(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
 def _length(rod, tendon, q):
     return float(_segments(rod, tendon, q)[4].sum())
-
-
-def _eyelet_jacobian_values(tendon, t):
-    """Values of the sparse dp/dq in the pattern of ``tendon._cols``."""
-    rows, cols, kind, M = tendon._cols
-    j = rows // 2
-    comp = rows % 2
-    val = np.empty(rows.size)
-    node = kind < 2
-    val[node] = tendon.weights[j[node], kind[node]]
-    ang = ~node
-    val[ang] = -tendon.d[j[ang]] * t[j[ang], comp[ang]]        # dp/dphi = d dn/dphi = -d t
-    return val
 
 
 def tendon_gradient(rod, tendon, q):
@@ -378,7 +345,7 @@ def tendon_gradient(rod, tendon, q):
     >>> tendon_gradient(r, make_tendon(r, 0.01), rd.straight(r)).round(6).tolist()
     [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
     """
-    return _tendon_gradient(rod, tendon, _tendon_q(rod, tendon, q))
+    return _tendon_gradient(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
 def _tendon_gradient(rod, tendon, q):
@@ -386,9 +353,10 @@ def _tendon_gradient(rod, tendon, q):
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
-    rows, cols, kind, M = tendon._cols
-    val = _eyelet_jacobian_values(tendon, t)
-    return np.bincount(cols, weights=val * F.ravel()[rows], minlength=rod.ndof)
+    w = tendon.weights           # dp/dx_node = w I, dp/dphi = -d t: the terms of (dp/dq)^T F
+    val = np.concatenate([w[:, :1] * F, w[:, 1:] * F, -tendon.d[:, None] * t * F], axis=1).T
+    keep = tendon._cols.T >= 0
+    return np.bincount(tendon._cols.T[keep], weights=val[keep], minlength=rod.ndof)
 
 
 def tendon_hessian(rod, tendon, q):
@@ -410,19 +378,14 @@ def tendon_hessian(rod, tendon, q):
     >>> H.shape, float(abs(H - H.T).max())
     ((9, 9), 0.0)
     """
-    return _tendon_hessian(rod, tendon, _tendon_q(rod, tendon, q))
+    return _tendon_hessian(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
 def _tendon_hessian(rod, tendon, q):
     p, t, n, v, ln, u = _segments(rod, tendon, q)
     M = tendon.n_eyelets
     # local Jacobian of each eyelet over its 5 candidate columns (x, y of two nodes, angle)
-    nd = tendon.nodes
-    col = np.column_stack([3 * (nd[:, 0] - 1) + 1, 3 * (nd[:, 0] - 1) + 2,
-                           3 * (nd[:, 1] - 1) + 1, 3 * (nd[:, 1] - 1) + 2, 3 * tendon.elem])
-    col[nd[:, 0] < 1, 0:2] = -1
-    col[nd[:, 1] < 1, 2:4] = -1
-    col[tendon.elem < 0, 4] = -1
+    col = tendon._cols[:, :5]
     Jp = np.zeros((M, 2, 5))
     w = tendon.weights
     Jp[:, 0, 0] = Jp[:, 1, 1] = w[:, 0]
@@ -450,8 +413,7 @@ def _tendon_hessian(rod, tendon, q):
 
 def _tendon_list(rod, tendons):
     """The tendons as a list, each made for ``rod``."""
-    if isinstance(tendons, Tendon):
-        tendons = [tendons]
+    tendons = [tendons] if isinstance(tendons, Tendon) else tendons
     if not isinstance(tendons, (list, tuple)) or not tendons:
         raise ValueError(f"tendons must be a Tendon or a non-empty sequence of them, got "
                          f"{checks.show(tendons)}")
@@ -549,11 +511,8 @@ def _hessian(rod, tendons, tau, q):
 
 def _apart(rod, tendons, q):
     """Whether consecutive eyelets of every tendon stay apart (their length is smooth)."""
-    for t in tendons:
-        v = np.diff(_frames(rod, t, q)[0], axis=0)
-        if np.any(np.hypot(v[:, 0], v[:, 1]) <= 0):
-            return False
-    return True
+    v = [np.diff(_frames(rod, t, q)[0], axis=0) for t in tendons]
+    return all(np.all(np.hypot(vi[:, 0], vi[:, 1]) > 0) for vi in v)
 
 
 def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
@@ -563,7 +522,7 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
     fscale = max(rod.EI / rod.L, float(np.max(tau, initial=0.0)),
                  0.0 if load is None else float(np.abs(load).max()), abs(grav) * rod.rhoA * rod.L)
     # forces carry round-off ~ eps (EA + S) |x| / ell: node differences lose log10(N) digits
-    floor = 8 * _EPS * (rod.EA + rod.kGA) * max(64.0, rod.N)
+    floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
     return newton_solve(
         lambda q: (_gradient(rod, tendons, tau, q, load, grav),
                    lambda: _hessian(rod, tendons, tau, q)),
@@ -623,11 +582,11 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     load, grav = _check_loads(load, grav)
     q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0")
     tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
-    return _path(rod, tendons, tau0, tau1, steps, load, grav, q, q0 is None and tensions0 is None,
+    return _path(rod, tendons, tau0, tau1, steps, q, q0 is None and tensions0 is None, load, grav,
                  tol, maxiter)
 
 
-def _path(rod, tendons, tau0, tau1, steps, load, grav, q, ramp, tol, maxiter):
+def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-10, maxiter=50):
     """:func:`static_path` on checked arguments (``ramp``: the loads grow with the tensions
     from the straight, unloaded start; else they act in full from the start state ``q``)."""
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)
@@ -777,7 +736,7 @@ def _move(rod, tendons, q, tau_from, tau_to):
     """Equilibrium at ``tau_to`` starting from the one at ``tau_from`` (more steps if needed)."""
     for steps in (1, 4, 16):
         try:
-            return _path(rod, tendons, tau_from, tau_to, steps, None, 0.0, q, False, 1e-10, 50)[1][-1]
+            return _path(rod, tendons, tau_from, tau_to, steps, q, False)[1][-1]
         except SolveError:
             if steps == 16:
                 raise
@@ -864,16 +823,11 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     maxiter = checks.integer(maxiter, "maxiter", low=1)
     angle = ystar.size == 3
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
-    tau = np.zeros(m) if tensions0 is None else _check_tendons(rod, tendons, tensions0,
-                                                                "tensions0")[1]
-    tau = np.clip(tau, lo, hi)
-    if q0 is not None:
-        q = _check_q(rod, q0, "q0").copy()
-    elif np.any(tau):
-        q = _path(rod, tendons, np.zeros(m), tau, 4, None, 0.0, _rod.straight(rod), True, 1e-10,
-                  50)[1][-1]
-    else:
-        q = _rod.straight(rod)
+    tau = np.clip(0.0 if tensions0 is None else _check_tendons(rod, tendons, tensions0,
+                                                               "tensions0")[1], lo, hi)
+    q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0").copy()
+    if q0 is None and any(tau):
+        q = _path(rod, tendons, 0 * tau, tau, 4, q, True)[1][-1]
 
     def tip_of(q):
         x, y, th = _rod.tip(rod, q)
@@ -1096,33 +1050,30 @@ def pressure_residual(model, chamber, u, pressure):
     return _fem.gradient(model, u) - _pressure_force(model, chamber, u, p)
 
 
-def _fem_floor(model):
-    """Round-off floor of the FEM internal force (as in :func:`lib.fem.static`): eps x the
-    terms summed at a node."""
-    gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]
-    node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
-    return 64 * _EPS * (2 * model.mu + model.lam) * float(node_scale.max())
-
-
 def _fem_newton(model, residual, tangent, u, scale, tol, maxiter, where, callback=None):
     """Newton on the free dofs of the FEM arm, the policy of :func:`lib.fem.static` (table of
     :mod:`lib.solvers.newton`): full steps halved (up to 29 times) while an element inverts,
-    converged at ``tol scale`` or at the round-off floor; returns ``(u, NewtonInfo)``."""
+    converged at ``tol scale`` or at the round-off floor of the internal force
+    (:func:`lib.fe.roundoff_floor`); returns ``(u, NewtonInfo)``."""
     return newton_solve(lambda u: (residual(u), lambda: tangent(u)), u, tol, maxiter,
                         max_backtracks=29, where=where, accept="none",
-                        scale=max(scale, _TINY), floor=_fem_floor(model), roundoff="residual",
+                        scale=max(scale, _TINY), floor=roundoff_floor(model, 2 * model.mu + model.lam),
+                        roundoff="residual",
                         free=model.free, admissible=lambda u: _fem.admissible(model, u),
                         callback=callback)
 
 
-def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, callback=None):
-    """:func:`_fem_newton` under the follower pressure ``p`` (tangent ``K(u) + K_p``)."""
-    scale = float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
-                         [model.free]).max())
+def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None):
+    """:func:`_fem_newton` under the follower pressure ``p`` (tangent ``K(u) + K_p``);
+    ``record`` gets ``(|r|_inf / |f_ext(0)|_inf, u)`` at every iterate."""
+    scale = max(float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
+                             [model.free]).max()), _TINY)
     Kp = (p * chamber.C).tocsr()
-    return _fem_newton(model, lambda u: _fem.gradient(model, u) - _pressure_force(model, chamber, u, p),
-                       lambda u: _fem.hessian(model, u) + Kp if load_stiffness
-                       else _fem.hessian(model, u), u, scale, tol, maxiter, where, callback)
+    return _fem_newton(
+        model, lambda u: _fem.gradient(model, u) - _pressure_force(model, chamber, u, p),
+        lambda u: _fem.hessian(model, u) + Kp if load_stiffness else _fem.hessian(model, u),
+        u, scale, tol, maxiter, where, None if record is None else
+        lambda it, u, r: record.append((float(np.abs(r).max()) / scale, u.copy())))
 
 
 @_solve_errors
@@ -1191,20 +1142,14 @@ def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30
     load_stiffness = checks.boolean(load_stiffness, "load_stiffness")
     maxiter, tol = checks.integer(maxiter, "maxiter", low=0), checks.nonnegative(tol, "tol")
     return_states = checks.boolean(return_states, "return_states")
-    scale = max(float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
-                             [model.free]).max()), _TINY)
-    rec, states = [], []
-
-    def record(it, u, r):
-        rec.append(float(np.abs(r).max()) / scale)
-        states.append(u.copy())
-
+    rec = []
     try:
         _pressure_newton(model, chamber, p, u0, tol, maxiter, load_stiffness,
-                         "actuation.newton_history", record)
+                         "actuation.newton_history", rec)
     except SolveError:
         pass
-    return (np.array(rec), np.array(states)) if return_states else np.array(rec)
+    rec, states = [np.array(a) for a in zip(*rec)]
+    return (rec, states) if return_states else rec
 
 
 # --------------------------------------------------------------------------------------
@@ -1428,17 +1373,11 @@ def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=No
 
     def solve_at(lam, u):
         tau = taus[int(round(lam * steps))]
-
-        def tangent(u):
-            K = _fem.hessian(model, u)
-            for c, ti in zip(cables, tau):
-                if ti:
-                    K = K + ti * _cable_hessian(model, c, u)
-            return K
-
         return _fem_newton(model, lambda u: _fem.gradient(model, u) + sum(
-            ti * _cable_gradient(model, c, u) for c, ti in zip(cables, tau)), tangent, u,
-            float(tau1.max(initial=0.0)), tol, maxiter, "actuation.cable_static")
+            ti * _cable_gradient(model, c, u) for c, ti in zip(cables, tau)),
+            lambda u: sum((ti * _cable_hessian(model, c, u) for c, ti in zip(cables, tau) if ti),
+                          _fem.hessian(model, u)),
+            u, float(tau1.max(initial=0.0)), tol, maxiter, "actuation.cable_static")
 
     _, path = load_path(solve_at, u, steps=steps, record=True)
     return taus, np.array([u] + path.states)

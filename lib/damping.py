@@ -234,20 +234,17 @@ def damping_matrix(model, q):
     return (0.5 * (C + C.T)).tocsr()
 
 
-def _matrices(**named):
-    """Matrices of one order n: the first (the stiffness) a square dense or sparse matrix,
-    the others too or, as lumped masses or dampers, vectors of length n."""
-    (first, K), *rest = named.items()
-    out = [checks.matrix(K, first, square=True, sparse=True)]
-    n = out[0].shape[0]
-    for name, A in rest:
-        if sp.issparse(A) or np.ndim(A) != 1:
-            A = checks.matrix(A, name, square=True, sparse=True)
-        else:
-            A = checks.vector(A, name)
-        if A.shape[0] != n:
-            raise ValueError(f"{name} must be of the order of {first} ({n}), got shape {A.shape}")
-        out.append(A)
+def _matrices(sparse, **named):
+    """Matrices of one order, dense or sparse: the first square, the others too or diagonals."""
+    first, out = next(iter(named)), []
+    for name, A in named.items():
+        vec = bool(out) and not sp.issparse(A) and np.ndim(A) == 1
+        a = checks.vector(A, name) if vec else checks.matrix(A, name, square=True, sparse=True)
+        if out and a.shape[0] != out[0].shape[0]:
+            raise ValueError(f"{name} must be of the order of {first} ({out[0].shape[0]}), "
+                             f"got shape {a.shape}")
+        out.append((sp.diags(a) if vec else A if not out else sp.csr_matrix(A)) if sparse
+                   else np.diag(a) if vec else a.toarray() if sp.issparse(a) else a)
     return out
 
 
@@ -259,13 +256,10 @@ def rayleigh_matrix(M, K, alpha, beta):
     >>> rayleigh_matrix(np.array([1.0, 2.0]), np.eye(2), 0.1, 0.01).round(12).tolist()
     [[0.11, 0.0], [0.0, 0.21]]
     """
-    K, M = _matrices(K=K, M=M)
-    alpha, beta = checks.nonnegative(alpha, "alpha"), checks.nonnegative(beta, "beta")
-    if sp.issparse(K):
-        Mm = sp.diags(M) if M.ndim == 1 and not sp.issparse(M) else sp.csr_matrix(M)
-        return (alpha * Mm + beta * K).tocsr()
-    Md = np.diag(M) if M.ndim == 1 else (M.toarray() if sp.issparse(M) else M)
-    return alpha * Md + beta * K
+    sparse = sp.issparse(K)
+    K, M = _matrices(sparse, K=K, M=M)
+    C = checks.nonnegative(alpha, "alpha") * M + checks.nonnegative(beta, "beta") * K
+    return C.tocsr() if sparse else C
 
 
 def rayleigh_coefficients(omega1, omega2, zeta1, zeta2=None):
@@ -285,8 +279,7 @@ def rayleigh_coefficients(omega1, omega2, zeta1, zeta2=None):
     A = np.array([[1 / (2 * w1), w1 / 2], [1 / (2 * w2), w2 / 2]])
     alpha, beta = np.linalg.solve(A, [z1, z2])
     if alpha < 0 or beta < 0:
-        raise ValueError(f"zeta2 = {z2:g} at omega2 needs a negative alpha or beta with zeta1 = "
-                         f"{z1:g} at omega1 (a result out of Rayleigh damping's range)")
+        raise ValueError(f"zeta2 = {z2:g} needs a negative alpha or beta (zeta1 = {z1:g})")
     return float(alpha), float(beta)
 
 
@@ -302,7 +295,6 @@ def fem_rayleigh(model, alpha, beta):
     True
     """
     checks.kind(model, "model", _fem.Model, "an FEM model (lib.fem.Model)")
-    alpha, beta = checks.nonnegative(alpha, "alpha"), checks.nonnegative(beta, "beta")
     return rayleigh_matrix(_fem.mass(model), _fem.linear_stiffness(model), alpha, beta)
 
 
@@ -326,11 +318,7 @@ def damped_frequencies(omega, zeta):
     [0.8, nan]
     """
     w = checks.array(omega, "omega", low=0.0, include_low=False)
-    z = checks.array(zeta, "zeta", low=0.0)
-    if np.ndim(z) and np.shape(z) != np.shape(w):
-        raise ValueError(f"zeta must be a number or have omega's shape {w.shape}, got shape "
-                         f"{np.shape(z)}")
-    w, z = np.broadcast_arrays(w, z)
+    z = checks.array(zeta, "zeta", shape=w.shape, broadcast=True, low=0.0)
     with np.errstate(invalid="ignore"):
         return np.where(z < 1, w * np.sqrt(np.clip(1 - z * z, 0, None)), np.nan)
 
@@ -351,8 +339,7 @@ def quadratic_eigenvalues(M, C, K):
     >>> lam.round(6).tolist()
     [(-0.1-0.994987j), (-0.1+0.994987j)]
     """
-    Kd, Md, Cd = (A.toarray() if sp.issparse(A) else np.diag(A) if A.ndim == 1 else A
-                  for A in _matrices(K=K, M=M, C=C))
+    Kd, Md, Cd = _matrices(False, K=K, M=M, C=C)
     n = Kd.shape[0]
     I, Z = np.eye(n), np.zeros((n, n))
     A = np.block([[Z, I], [-Kd, -Cd]])
