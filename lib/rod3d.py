@@ -65,6 +65,14 @@ accelerations, lie_verlet_step, lie_verlet, lie_newmark   time integration on SO
 
 PyElastica side by side: :mod:`lib.crosscheck` (``elastica_rod3d`` ... ``elastica_run``).
 
+Every public function checks its arguments once, with :mod:`lib.core.checks`: ``rod`` a
+:class:`Rod3D` (a planar :class:`lib.rod.Rod` is refused, saying so), a state's x finite
+and its quaternions unit to :data:`QUAT_TOL`, a twist below pi per element; a bad one is a
+``ValueError`` naming it.  :func:`static` and :func:`lie_newmark` run on
+:func:`lib.solvers.newton_solve` (and :func:`lib.solvers.load_path`); their failures are
+:class:`StaticSolveError`, an explicit run's blow-up :class:`BlowUpError`, both
+:class:`~lib.core.errors.SolveError`.
+
 References
 ----------
 Simo and Vu-Quoc (1986) for the geometrically exact rod; Lang, Linn and Arnold
