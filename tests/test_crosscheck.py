@@ -256,3 +256,11 @@ def test_elastica_run_reports_a_blow_up_with_the_step_reached(monkeypatch):
         cc.elastica_run(10, (0.0, -1.0, 0.0), 1.5 * limit, 2000)
     assert isinstance(err.value, SolveError) and isinstance(err.value, FloatingPointError)
     assert err.value.step < 2000
+
+
+def test_rigid_clamp_static_is_linear_down_to_a_tiny_load():
+    # extreme but legal: 1e-10 EI/L^2 converges (scale floor EI/L) and stays linear
+    r = rod.make_rod(8, 0.04)
+    small = cc.rigid_clamp_static(r, (0.0, -1e-10, 0.0))[-1] / 1e-10
+    ref = cc.rigid_clamp_static(r, (0.0, -1e-4, 0.0))[-1] / 1e-4
+    assert small == pytest.approx(ref, rel=1e-5)
