@@ -131,15 +131,37 @@ class ContactSolveError(SolveError):
 
 
 # --------------------------------------------------------------------------------------
-# argument checks
+# argument checks (lib.core.checks): the models' kinds and the rod's state
 # --------------------------------------------------------------------------------------
-def _vec3(v, name, nonzero=False):
-    a = np.asarray(v, dtype=float)
-    if a.shape != (3,) or not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be a finite 3-vector, got {v!r}")
-    if nonzero and not np.linalg.norm(a) > 0:
-        raise ValueError(f"{name} must be nonzero, got {v!r}")
-    return a
+_FACTORY = {"FreeRod": "make_free_rod", "Plane": "make_plane", "Friction": "make_friction",
+            "Penalty": "make_penalty", "Gait": "snake_gait"}
+
+
+def _kind(value, name, cls):
+    """``value`` an instance of the model class ``cls`` (ValueError naming ``name``)."""
+    return checks.kind(value, name, cls, f"a lib.contact.{cls.__name__} (made by "
+                                         f"{_FACTORY[cls.__name__]})")
+
+
+def _array(value, name, **kw):
+    """:func:`lib.core.checks.array`, for a single number too (its NaN and range messages
+    index the array, which fails on 0-d arrays: the number is checked as a 1-vector)."""
+    scalar = (np.ndim(value) == 0 and kw.get("shape") is None
+              and isinstance(value, (int, float, np.number, np.ndarray)))
+    a = checks.array(np.reshape(value, 1) if scalar else value, name, **kw)
+    return a.reshape(()) if scalar else a
+
+
+def _direction(v, name):
+    """A nonzero 3-vector, normalised (rescaled first if its norm under- or overflows)."""
+    a = checks.vector(v, name, 3)
+    if not np.abs(a).max() > 0:
+        raise ValueError(f"{name} must be nonzero, got {checks.show(v)}")
+    n = np.linalg.norm(a)
+    if not 1e-150 < n < 1e150:
+        a = a / np.abs(a).max()
+        n = np.linalg.norm(a)
+    return a / n
 
 
 # --------------------------------------------------------------------------------------
@@ -242,10 +264,10 @@ def straight(rod, start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0,
     >>> s.x[:, 2].tolist(), r3.rotmat(s.Q)[0][:, 0].round(12).tolist()
     ([0.0, 0.5, 1.0], [0.0, 0.0, 1.0])
     """
-    start = _vec3(start, "start")
-    d1 = _vec3(direction, "direction", nonzero=True)
-    d1 = d1 / np.linalg.norm(d1)
-    d2 = _vec3(normal, "normal", nonzero=True)
+    _kind(rod, "rod", FreeRod)
+    start = checks.vector(start, "start", 3)
+    d1 = _direction(direction, "direction")
+    d2 = _direction(normal, "normal")
     d2 = d2 - (d2 @ d1) * d1
     if not np.linalg.norm(d2) > 1e-12:
         raise ValueError("normal must not be parallel to direction")
@@ -257,27 +279,22 @@ def straight(rod, start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0,
 
 
 def _check_state(rod, state, batch=False):
-    try:
-        x, Q = state
-    except (TypeError, ValueError):
-        raise ValueError("state must be a State (x, Q)") from None
-    x = np.asarray(x, dtype=float)
-    Q = np.asarray(Q, dtype=float)
-    lead = x.shape[:-2] if batch else ()
-    if x.shape != lead + (rod.N + 1, 3) or Q.shape != lead + (rod.N, 4):
-        raise ValueError(f"state must have x of shape {lead + (rod.N + 1, 3)} and Q of shape "
-                         f"{lead + (rod.N, 4)}, got {x.shape} and {Q.shape}")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
-        raise ValueError("state must be finite")
-    if np.abs(np.linalg.norm(Q, axis=-1) - 1.0).max() > 1e-8:
-        raise ValueError("state.Q must hold unit quaternions")
+    """The rod (a FreeRod) and its state (x, Q) checked: shapes, finite, unit quaternions."""
+    _kind(rod, "rod", FreeRod)
+    if not (isinstance(state, (tuple, list)) and len(state) == 2):
+        raise ValueError(f"state must be a State (x, Q), got {checks.show(state)}")
+    lead = (None,) if batch and np.ndim(state[0]) == 3 else ()
+    x = _array(state[0], "state.x", shape=lead + (rod.N + 1, 3))
+    Q = checks.quaternions(state[1], "state.Q", shape=x.shape[:-2] + (rod.N, 4))
     return x, Q
 
 
 def _split(rod, V, name):
-    V = np.asarray(V, dtype=float)
-    if V.shape != (rod.ndof,) or not np.all(np.isfinite(V)):
-        raise ValueError(f"{name} must be a finite vector of shape ({rod.ndof},), got {V.shape}")
+    """``V`` (6N+3,) checked and split into node velocities (N+1, 3) and spins (N, 3)."""
+    return _unjoin(rod, checks.vector(V, name, rod.ndof))
+
+
+def _unjoin(rod, V):
     n = 3 * (rod.N + 1)
     return V[:n].reshape(rod.N + 1, 3), V[n:].reshape(rod.N, 3)
 
@@ -295,23 +312,22 @@ def retract(rod, state, dq):
     [0.0, 1.0, 0.0]
     """
     x, Q = _check_state(rod, state)
-    dx, psi = _split(rod, dq, "dq")
+    return _retract(rod, x, Q, checks.vector(dq, "dq", rod.ndof))
+
+
+def _retract(rod, x, Q, dq):
+    dx, psi = _unjoin(rod, dq)
     Qn = r3.quat_mul(Q, r3.quat_exp(psi))
     return State(x + dx, Qn / np.linalg.norm(Qn, axis=-1, keepdims=True))
 
 
-def _grav(grav):
-    return np.zeros(3) if grav is None else _vec3(grav, "grav")
-
-
-def _grav_batch(grav, lead):
+def _grav(grav, lead=()):
+    """Gravity: None (none), a 3-vector, or (with a batch ``lead``) one per member."""
     if grav is None:
         return np.zeros(3)
-    g = np.asarray(grav, dtype=float)
-    if g.shape not in ((3,), tuple(lead) + (3,)) or not np.all(np.isfinite(g)):
-        raise ValueError(f"grav must be a finite 3-vector or one per batch member, got shape "
-                         f"{g.shape}")
-    return g
+    if lead and np.ndim(grav) == 2:
+        return _array(grav, "grav", shape=tuple(lead) + (3,))
+    return checks.vector(grav, "grav", 3)
 
 
 def _strains(rod, x, Q):
@@ -391,7 +407,10 @@ def hessian(rod, state):
     >>> H.shape, float(abs(H - H.T).max())
     ((21, 21), 0.0)
     """
-    x, Q = _check_state(rod, state)
+    return _hessian(rod, *_check_state(rod, state))
+
+
+def _hessian(rod, x, Q):
     N, ell = rod.N, rod.ell
     R, u, n, theta = _strains(rod, x, Q)
     C = np.array([rod.EA, rod.kGA, rod.kGA])
@@ -426,6 +445,7 @@ def mass(rod):
     >>> float(mass(make_free_rod(4))[:3 * 5].sum() / 3)     # the total mass
     1.0
     """
+    _kind(rod, "rod", FreeRod)
     return _join(np.repeat(rod.node_masses, 3), rod.inertia)
 
 
@@ -436,7 +456,15 @@ def kinetic_energy(rod, v, w):
     >>> kinetic_energy(rod, np.ones((3, 3)), np.zeros((2, 3)))
     (1.5, 0.0)
     """
-    v, w = np.asarray(v, dtype=float), np.asarray(w, dtype=float)
+    _kind(rod, "rod", FreeRod)
+    v = _array(v, "v")
+    if v.shape[-2:] != (rod.N + 1, 3):
+        raise ValueError(f"v must have shape (..., {rod.N + 1}, 3), got shape {v.shape}")
+    w = _array(w, "w", shape=v.shape[:-2] + (rod.N, 3))
+    return _kinetic(rod, v, w)
+
+
+def _kinetic(rod, v, w):
     Tt = 0.5 * np.sum(rod.node_masses[:, None] * v * v, axis=(-2, -1))
     Tr = 0.5 * np.sum(rod.inertia * w * w, axis=(-2, -1))
     if np.ndim(Tt) == 0:
@@ -461,8 +489,7 @@ def make_plane(normal, origin=(0.0, 0.0, 0.0)):
     >>> make_plane([0, 2.0, 0]).normal.tolist()
     [0.0, 1.0, 0.0]
     """
-    n = _vec3(normal, "normal", nonzero=True)
-    return Plane(n / np.linalg.norm(n), _vec3(origin, "origin"))
+    return Plane(_direction(normal, "normal"), checks.vector(origin, "origin", 3))
 
 
 @dataclass(frozen=True)
@@ -485,14 +512,11 @@ def make_friction(static, kinetic):
     """
     out = []
     for name, val in (("static", static), ("kinetic", kinetic)):
-        a = np.asarray(val, dtype=float)
-        if a.ndim not in (1, 2) or a.shape[-1] != 3 or a.size == 0 or not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} must be three finite coefficients "
-                             f"(forward, backward, lateral), or one triple per batch member, "
-                             f"got {val!r}")
-        if np.any(a < 0):
-            raise ValueError(f"{name} friction coefficients must be >= 0, got {val!r}")
-        out.append(a)
+        a = _array(val, name)
+        if a.ndim not in (1, 2) or a.shape[-1] != 3 or a.size == 0:
+            raise ValueError(f"{name} must be three coefficients (forward, backward, lateral), "
+                             f"or one triple per batch member, got shape {a.shape}")
+        out.append(_array(a, name, low=0.0))
     if out[0].shape != out[1].shape:
         raise ValueError(f"static and kinetic must have the same shape, got {out[0].shape} "
                          f"and {out[1].shape}")
@@ -549,7 +573,7 @@ def contact_frames(rod, plane, state):
     ([1.0, 0.0, 0.0], [0.0, 0.0, -1.0])
     """
     x, _ = _check_state(rod, state)
-    return _frames(x, plane.normal)
+    return _frames(x, _kind(plane, "plane", Plane).normal)
 
 
 def _gap(rod, plane, x):
@@ -560,7 +584,7 @@ def _gap(rod, plane, x):
 def gap(rod, plane, state):
     """Signed gap of every element's contact point (N,): negative = penetration (m)."""
     x, _ = _check_state(rod, state)
-    return _gap(rod, plane, x)
+    return _gap(rod, _kind(plane, "plane", Plane), x)
 
 
 def _roll_arm(rod, n, Q):
@@ -588,8 +612,11 @@ def contact_jacobian(rod, plane, state):
     ((6, 15), [0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0])
     """
     x, Q = _check_state(rod, state)
+    return _contact_jacobian(rod, _kind(plane, "plane", Plane).normal, x, Q)
+
+
+def _contact_jacobian(rod, n, x, Q):
     N = rod.N
-    n = plane.normal
     t, l = _frames(x, n)
     dirs = np.stack([np.broadcast_to(n, t.shape), t, l], axis=1)        # (N, 3, 3)
     roll = np.einsum("eij,ej->ei", dirs, _roll_arm(rod, n, Q))          # (N, 3)
@@ -615,7 +642,7 @@ def contact_velocity(rod, plane, state, V):
     """``(u_n, u_t, u_l)`` of every contact (N, 3): normal, axial and lateral velocity (m/s)."""
     x, Q = _check_state(rod, state)
     v, w = _split(rod, V, "V")
-    t, l = _frames(x, plane.normal)
+    t, l = _frames(x, _kind(plane, "plane", Plane).normal)
     return np.stack(_contact_vel(rod, plane.normal, t, l, x, Q, v, w), axis=-1)
 
 
@@ -632,13 +659,31 @@ def normal_force(rod, penalty, g, u_n):
     >>> normal_force(rod, make_penalty(1e5), np.array([-1e-4, 1e-4]), np.zeros(2)).tolist()
     [1.0, 0.0]
     """
-    g, u_n = np.asarray(g, dtype=float), np.asarray(u_n, dtype=float)
+    _kind(rod, "rod", FreeRod), _kind(penalty, "penalty", Penalty)
+    return _normal_force(rod, penalty, *_broadcast(g=g, u_n=u_n))
+
+
+def _normal_force(rod, penalty, g, u_n):
     f = -penalty.stiffness * rod.ell * g - penalty.damping * rod.ell * u_n
     return np.where(g < 0.0, np.maximum(f, 0.0), 0.0)
 
 
 #: width of the fall from the static to the kinetic coefficient, as a fraction of slip_speed
 _DROP = 0.1
+
+
+def _broadcast(**arrays):
+    """The arrays (finite, real) checked and broadcast together; a mismatch names the last."""
+    out, names = [], []
+    for name, a in arrays.items():
+        out.append(_array(a, name))
+        names.append(name)
+        try:
+            np.broadcast_shapes(*(o.shape for o in out))
+        except ValueError:
+            raise ValueError(f"{name} of shape {out[-1].shape} does not broadcast against "
+                             f"{', '.join(names[:-1])}") from None
+    return out
 
 
 def _smoothstep(y):
@@ -683,8 +728,11 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
     >>> [np.round(f, 6).tolist() for f in friction_force(fr, pen, 1.0, [5e-4, 1.0], [0.0, 0.0])]
     [[-0.4, -0.4], [-0.0, -0.0]]
     """
-    f_n = np.asarray(f_n, dtype=float)
-    u_t, u_l = np.asarray(u_t, dtype=float), np.asarray(u_l, dtype=float)
+    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    return _friction_force(friction, penalty, *_broadcast(f_n=f_n, u_t=u_t, u_l=u_l))
+
+
+def _friction_force(friction, penalty, f_n, u_t, u_l):
     eps = penalty.slip_speed
     s = np.sqrt(u_t * u_t + u_l * u_l)
     mu_t, mu_l, _ = _coefficients(friction, eps, u_t, s)
@@ -700,8 +748,8 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
     >>> (J.round(6) + 0.0).tolist()
     [[-800.0, 0.0], [0.0, -400.0]]
     """
-    f_n = np.asarray(f_n, dtype=float)
-    u_t, u_l = np.asarray(u_t, dtype=float), np.asarray(u_l, dtype=float)
+    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
     eps = penalty.slip_speed
     s = np.sqrt(u_t * u_t + u_l * u_l)
     mu_t, mu_l, _ = _coefficients(friction, eps, u_t, s)
@@ -731,8 +779,8 @@ def _penalty_forces(rod, plane, friction, penalty, x, Q, v, w):
     t, l = _frames(x, n)
     g = _gap(rod, plane, x)
     u_n, u_t, u_l = _contact_vel(rod, n, t, l, x, Q, v, w)
-    f_n = normal_force(rod, penalty, g, u_n)
-    f_t, f_l = friction_force(friction, penalty, f_n, u_t, u_l)
+    f_n = _normal_force(rod, penalty, g, u_n)
+    f_t, f_l = _friction_force(friction, penalty, f_n, u_t, u_l)
     ftan = f_t[..., None] * t + f_l[..., None] * l
     f = f_n[..., None] * n + ftan
     fx = np.zeros(x.shape)
@@ -756,10 +804,17 @@ def penalty_force(rod, plane, friction, penalty, state, V):
     >>> round(float(F[1::3][:5].sum()), 9)                     # k L 1e-4 = 10 N
     10.0
     """
-    x, Q = _check_state(rod, state)
-    v, w = _split(rod, V, "V")
+    x, Q, v, w = _penalty_model(rod, plane, friction, penalty, state, V)
     fx, tau, _ = _penalty_forces(rod, plane, friction, penalty, x, Q, v, w)
     return _join(fx, tau)
+
+
+def _penalty_model(rod, plane, friction, penalty, state, V):
+    """The model of formulation (a) checked: ``(x, Q, v, w)``."""
+    x, Q = _check_state(rod, state)
+    _kind(plane, "plane", Plane), _kind(friction, "friction", Friction)
+    _kind(penalty, "penalty", Penalty)
+    return (x, Q) + _split(rod, V, "V")
 
 
 def penalty_jacobians(rod, plane, friction, penalty, state, V):
@@ -775,13 +830,12 @@ def penalty_jacobians(rod, plane, friction, penalty, state, V):
     -------
     (Kq, Cv) with F(retract(q, dq), V + dV) = F + Kq dq + Cv dV + O(|d|^2)
     """
-    x, Q = _check_state(rod, state)
-    v, w = _split(rod, V, "V")
+    x, Q, v, w = _penalty_model(rod, plane, friction, penalty, state, V)
     n = plane.normal
     t, l = _frames(x, n)
     g = _gap(rod, plane, x)
     u_n, u_t, u_l = _contact_vel(rod, n, t, l, x, Q, v, w)
-    f_n = normal_force(rod, penalty, g, u_n)
+    f_n = _normal_force(rod, penalty, g, u_n)
     active = (g < 0) & (f_n > 0)
     dfn_dun = np.where(active, -penalty.damping * rod.ell, 0.0)
     Jf, dfdn = friction_jacobian(friction, penalty, f_n, u_t, u_l)
@@ -789,15 +843,15 @@ def penalty_jacobians(rod, plane, friction, penalty, state, V):
     D[:, 0, 0] = dfn_dun
     D[:, 1:, 1:] = Jf
     D[:, 1:, 0] = dfdn * dfn_dun[:, None]
-    J = contact_jacobian(rod, plane, state)
+    J = _contact_jacobian(rod, n, x, Q)
     Cv = (J.T @ sp.block_diag(list(D)) @ J).toarray()
     h = 1e-7 * rod.L
     Kq = np.empty((rod.ndof, rod.ndof))
     e = np.zeros(rod.ndof)
     for j in range(rod.ndof):
         e[j] = h
-        Fp = penalty_force(rod, plane, friction, penalty, retract(rod, state, e), V)
-        Fm = penalty_force(rod, plane, friction, penalty, retract(rod, state, -e), V)
+        Fp = _join(*_penalty_forces(rod, plane, friction, penalty, *_retract(rod, x, Q, e), v, w)[:2])
+        Fm = _join(*_penalty_forces(rod, plane, friction, penalty, *_retract(rod, x, Q, -e), v, w)[:2])
         Kq[:, j] = (Fp - Fm) / (2 * h)
         e[j] = 0.0
     return Kq, Cv
@@ -837,6 +891,9 @@ def explicit_limit(rod, plane, friction, penalty, grav=None, state=None, parts=F
     Returns the step (s), or with ``parts=True`` a dict with the step, omega, c and the
     three separate limits (elastic, penalty spring, friction).
     """
+    _kind(rod, "rod", FreeRod), _kind(plane, "plane", Plane)
+    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    parts = checks.boolean(parts, "parts")
     g = _grav(grav)
     M = mass(rod)
     if state is None:
@@ -915,22 +972,35 @@ def _load_fn(rod, load, batch_shape):
         return lambda t, x, Q: zero
     if callable(load):
         return load
-    f = np.asarray(load, dtype=float)
-    if f.shape[-2:] != (rod.N + 1, 3) or not np.all(np.isfinite(f)):
-        raise ValueError(f"load must be node forces of shape (..., {rod.N + 1}, 3) or a "
-                         f"callable, got shape {f.shape}")
-    f = np.broadcast_to(f, batch_shape + (rod.N + 1, 3))
+    f = _node_forces(rod, load, batch_shape)
     zt = np.zeros(batch_shape + (rod.N, 3))
     return lambda t, x, Q: (f, zt)
 
 
+def _node_forces(rod, load, lead):
+    """Node forces ([B,] N+1, 3) broadcast to the batch ``lead`` (ValueError naming load)."""
+    f = _array(load, "load")
+    try:
+        return np.broadcast_to(f, lead + (rod.N + 1, 3))
+    except ValueError:
+        raise ValueError(f"load must be node forces of shape ([B,] {rod.N + 1}, 3) or a "
+                         f"callable, got shape {f.shape}") from None
+
+
+def _broadcast_to(value, name, shape):
+    a = _array(value, name)
+    try:
+        return np.broadcast_to(a, shape).copy()
+    except ValueError:
+        raise ValueError(f"{name} must broadcast to shape {shape}, got shape {a.shape}") from None
+
+
 def _initial(rod, plane, state, v, w, tol, batch):
     x, Q = _check_state(rod, state, batch=batch)
+    _kind(plane, "plane", Plane)
     lead = x.shape[:-2]
-    v = np.broadcast_to(np.asarray(v, dtype=float), lead + (rod.N + 1, 3)).copy()
-    w = np.broadcast_to(np.asarray(w, dtype=float), lead + (rod.N, 3)).copy()
-    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
-        raise ValueError("v and w must be finite")
+    v = _broadcast_to(v, "v", lead + (rod.N + 1, 3))
+    w = _broadcast_to(w, "w", lead + (rod.N, 3))
     gmin = float(_gap(rod, plane, x).min())
     if gmin < -tol:
         raise ValueError(f"state starts below the plane: penetration {-gmin:.3e} m beyond the "
@@ -941,7 +1011,7 @@ def _initial(rod, plane, state, v, w, tol, batch):
 def _record(rod, plane, x, v, w):
     m = rod.node_masses
     com = np.einsum("i,...ij->...j", m, x) / m.sum()
-    Tt, Tr = kinetic_energy(rod, v, w)
+    Tt, Tr = _kinetic(rod, v, w)
     return com, np.stack(np.broadcast_arrays(Tt, Tr), axis=-1), _gap(rod, plane, x).min(axis=-1)
 
 
@@ -1031,8 +1101,8 @@ def _explicit_forces_cf(rod, plane, friction, penalty, X, Qc, Vv, Ww):
     vm = 0.5 * (Vv[:, :, 1:] + Vv[:, :, :-1])
     arm = _cross_cf(R[:, 0], -r * nb)
     vc = vm + Ww[0] * arm
-    f_n = normal_force(rod, penalty, gap_, _dot_cf(vm, nb))
-    f_t, f_l = friction_force(friction, penalty, f_n, _dot_cf(vc, t), _dot_cf(vc, l))
+    f_n = _normal_force(rod, penalty, gap_, _dot_cf(vm, nb))
+    f_t, f_l = _friction_force(friction, penalty, f_n, _dot_cf(vc, t), _dot_cf(vc, l))
     ftan = f_t * t + f_l * l
     fvec = f_n * nb + ftan
     fx = np.zeros(X.shape)
@@ -1090,13 +1160,16 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     ValueError for bad input, a start below the plane, or a step past the explicit limit;
     ContactSolveError if the motion becomes non-finite (says the step and time).
     """
+    _kind(rod, "rod", FreeRod), _kind(friction, "friction", Friction)
+    _kind(penalty, "penalty", Penalty)
     dt, nsteps = checks.step_count(dt, t_end)
     tol = 1e-2 * rod.radius if penetration_tol is None else checks.nonnegative(penetration_tol, "penetration_tol")
     x, Q, v, w, lead = _initial(rod, plane, state, v, w, tol, batch=True)
-    if len(lead) > 1:
-        raise ValueError(f"state may have at most one batch axis, got shape {np.shape(state[0])}")
-    g = _grav_batch(grav, lead)
-    if check_limit:
+    g = _grav(grav, lead)
+    keep_x = checks.boolean(keep_x, "keep_x")
+    if moments is not None:
+        checks.function(moments, "moments")
+    if checks.boolean(check_limit, "check_limit"):
         # the batch's worst: the largest coefficients and the largest normal load (the
         # friction rate grows with the normal force)
         env = Friction(*(np.max(np.atleast_2d(m), axis=0) for m in (friction.static, friction.kinetic)))
@@ -1107,13 +1180,8 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
                              "penalty formulation (stiffness, damping or slip_speed)")
     every = nsteps if every is None else checks.integer(every, "every", low=1)
     B = lead[0] if lead else 1
-    fe = np.zeros((B, rod.N + 1, 3)) if load is None else np.asarray(load, dtype=float)
-    if fe.shape[-2:] != (rod.N + 1, 3) or not np.all(np.isfinite(fe)):
-        raise ValueError(f"load must be finite node forces of shape ([B,] {rod.N + 1}, 3), got "
-                         f"shape {fe.shape}")
-    fe = np.moveaxis(np.broadcast_to(fe, (B, rod.N + 1, 3)), -1, 0)
-    if moments is not None and not callable(moments):
-        raise ValueError("moments must be a callable t -> joint moments ([B,] N-1, 3)")
+    fe = np.zeros((B, rod.N + 1, 3)) if load is None else _node_forces(rod, load, (B,))
+    fe = np.moveaxis(fe, -1, 0)
 
     def cf(a):
         return np.ascontiguousarray(np.moveaxis(a.reshape((B,) + a.shape[len(lead):]), -1, 0))
@@ -1126,9 +1194,9 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     if damping is None:
         nu = np.full(B, rod.damping)
     else:
-        nu = np.broadcast_to(np.asarray(damping, dtype=float), lead if lead else (1,)).reshape(B)
-        if not np.all(np.isfinite(nu)) or np.any(nu < 0):
-            raise ValueError(f"damping must be finite and >= 0 (one rate per batch member), got {damping!r}")
+        nu = _broadcast_to(damping, "damping", lead if lead else (1,)).reshape(B)
+        if np.any(nu < 0):
+            raise ValueError(f"damping must be >= 0 (one rate per batch member), got {checks.show(damping)}")
     h = 0.5 * dt
     decay_v = np.exp(-nu * dt)[None, :, None]
     decay_w = np.exp(-nu[None, :, None] * dt * me / Jb)
@@ -1198,10 +1266,10 @@ def facet_coefficients(friction, directions, kind="static"):
     >>> facet_coefficients(fr, cone.pyramid(4), "kinetic").round(12).tolist()
     [0.2, 0.2, 0.4, 0.2]
     """
-    if kind not in ("static", "kinetic"):
-        raise ValueError(f"kind must be 'static' or 'kinetic', got {kind!r}")
+    _kind(friction, "friction", Friction)
+    checks.choice(kind, "kind", ("static", "kinetic"))
     mu = friction.static if kind == "static" else friction.kinetic
-    c, s = np.asarray(directions, dtype=float)
+    c, s = _array(directions, "directions", shape=(2, None))
     mu_a = np.where(c > 0, mu[1], mu[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(c != 0, (c / mu_a) ** 2, 0.0) + np.where(s != 0, (s / mu[2]) ** 2, 0.0)
@@ -1241,8 +1309,10 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
     step, the time, the static/kinetic iteration and the residual when the LCP or the
     linear solve fails.
     """
-    if np.ndim(friction.static) != 1:
+    _kind(rod, "rod", FreeRod)
+    if np.ndim(_kind(friction, "friction", Friction).static) != 1:
         raise ValueError("friction must hold one triple of coefficients (no batch) here")
+    keep_x, tol = checks.boolean(keep_x, "keep_x"), checks.positive(tol, "tol")
     dt, nsteps = checks.step_count(dt, t_end)
     tol_p = 1e-2 * rod.radius if penetration_tol is None else checks.nonnegative(penetration_tol, "penetration_tol")
     x, Q, v, w, lead = _initial(rod, plane, state, v, w, tol_p, batch=False)
@@ -1270,7 +1340,7 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
         fe, te = loadf(t0, x, Q)
         F = _join(fe + mn * g - gx, te - gp - so3.cross(w, Jr * w))
         V = _join(v, w)
-        A = sp.diags(M + dt * Dd) + dt * dt * hessian(rod, st)
+        A = sp.diags(M + dt * Dd) + dt * dt * _hessian(rod, x, Q)
         try:
             lu = splu(A.tocsc())
         except RuntimeError as exc:
@@ -1278,7 +1348,7 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
                                     f"matrix M + h D + h^2 K is singular ({exc})") from None
         Vf = lu.solve(M * V + dt * F)
         gaps = _gap(rod, plane, x)
-        Jc = contact_jacobian(rod, plane, st)
+        Jc = _contact_jacobian(rod, n, x, Q)
         un_free = (Jc @ Vf)[0::3]
         near = gaps + dt * np.minimum(un_free, 0.0) <= 1e-3 * rod.radius + dt * 1e-12
         fn = np.zeros(rod.N)
@@ -1342,9 +1412,10 @@ def axial_drag_energy(force, time, mass, mu_static, mu_kinetic, g=GRAVITY):
     >>> axial_drag_energy([5.0, 10.0], 0.25, 1.0, 0.8, 0.4, g=10.0).tolist()
     [0.0, 1.125]
     """
-    F = np.abs(np.asarray(force, dtype=float))
+    F = np.abs(_array(force, "force"))
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     ms, mk = checks.nonnegative(mu_static, "mu_static"), checks.nonnegative(mu_kinetic, "mu_kinetic")
+    g = checks.positive(g, "g")
     out = np.where(F <= ms * m * g, 0.0, T * T * (F - mk * m * g) ** 2 / (2.0 * m))
     return float(out) if out.ndim == 0 else out
 
@@ -1370,10 +1441,11 @@ def rolling_energies(alpha, time, mass, radius, mu_static, mu_kinetic, g=GRAVITY
     >>> round(Et / Er, 12), bool(rolls)
     (2.0, True)
     """
-    a = np.asarray(alpha, dtype=float)
+    a = _incline(alpha)
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     r = checks.positive(radius, "radius")
     ms, mk = checks.nonnegative(mu_static, "mu_static"), checks.nonnegative(mu_kinetic, "mu_kinetic")
+    g = checks.positive(g, "g")
     I = 0.5 * m * r * r
     rolling = np.tan(a) <= 3.0 * ms
     acc = np.where(rolling, 2.0 / 3.0 * g * np.sin(a), g * (np.sin(a) - mk * np.cos(a)))
@@ -1399,10 +1471,11 @@ def penalty_creep(force, time, mass, mu_static, slip_speed, g=GRAVITY):
     >>> round(penalty_creep(4.0, 0.25, 1.0, 0.8, 1e-3, g=10.0) * 1e3, 6)     # mm
     0.124938
     """
-    F = np.asarray(force, dtype=float)
+    F = _array(force, "force")
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     ms = checks.positive(mu_static, "mu_static")
     eps = checks.positive(slip_speed, "slip_speed")
+    g = checks.positive(g, "g")
     tau = eps / (ms * g)
     out = eps * np.abs(F) / (ms * m * g) * (T - tau * (1.0 - np.exp(-T / tau)))
     return float(out) if out.ndim == 0 else out
@@ -1434,6 +1507,11 @@ def _resting(rod, plane, penalty, grav):
     return State(base.x + shift, base.Q)
 
 
+def _incline(alpha, name="alpha"):
+    """Incline angles in [0, pi/2) (radians), a number or an array."""
+    return _array(alpha, name, low=0.0, high=math.pi / 2, include_high=False)
+
+
 def incline_gravity(alpha, g=GRAVITY):
     r"""Gravity in the frame of an incline of angle ``alpha``: ``g (sin a, -cos a, 0)``.
 
@@ -1444,9 +1522,7 @@ def incline_gravity(alpha, g=GRAVITY):
     >>> incline_gravity(0.0, g=1.0).tolist()
     [0.0, -1.0, 0.0]
     """
-    a = np.asarray(alpha, dtype=float)
-    if not np.all(np.isfinite(a)) or np.any((a < 0) | (a >= math.pi / 2)):
-        raise ValueError(f"alpha must lie in [0, pi/2), got {alpha!r}")
+    a, g = _incline(alpha), checks.positive(g, "g")
     return g * np.stack([np.sin(a), -np.cos(a), np.zeros_like(a)], axis=-1)
 
 
@@ -1524,14 +1600,19 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     """
     V = VALIDATION
     T = V["time"] if time is None else checks.positive(time, "time")
-    F = np.atleast_1d(np.asarray(forces, dtype=float)).ravel()
-    al = np.atleast_1d(np.asarray(alphas, dtype=float)).ravel()
-    if not (np.all(np.isfinite(F)) and np.all(np.isfinite(al))):
-        raise ValueError("forces and alphas must be finite")
-    if formulation not in ("penalty", "complementarity"):
-        raise ValueError(f"formulation must be 'penalty' or 'complementarity', got {formulation!r}")
+    F = np.atleast_1d(_array(forces, "forces")).ravel()
+    al = np.atleast_1d(_incline(alphas, "alphas")).ravel()
+    checks.choice(formulation, "formulation", ("penalty", "complementarity"))
+    drop = checks.boolean(drop, "drop")
+    for name, value in (("dt", dt), ("drop_dt", drop_dt)):
+        if value is not None:
+            checks.positive(value, name)
+    checks.nonnegative(drop_height, "drop_height"), checks.real(drop_tilt, "drop_tilt")
+    checks.nonnegative(drop_damping, "drop_damping")
+    if penalty is not None:
+        _kind(penalty, "penalty", Penalty)
     rod = validation_rod(N, youngs_modulus)
-    fr = _validation_friction() if friction is None else friction
+    fr = _validation_friction() if friction is None else _kind(friction, "friction", Friction)
     plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
     out = {"runs": None}
     if F.size + al.size == 0 and not drop:
@@ -1626,9 +1707,7 @@ def snake_gait(period=2.0, wave_length=1.0, ratios=(1.0, 1.5, 2.0), froude=0.1):
     >>> g.period, g.coefficients[:2], g.ratios
     (2.0, (0.0034, 0.0033), (1.0, 1.5, 2.0))
     """
-    r = tuple(checks.nonnegative(x, "ratios") for x in ratios)
-    if len(r) != 3:
-        raise ValueError(f"ratios must be (forward, backward, lateral), got {ratios!r}")
+    r = tuple(float(x) for x in checks.vector(ratios, "ratios", 3, low=0.0))
     T = checks.positive(period, "period")
     lam = checks.real(wave_length, "wave_length")
     if lam == 0.0:
@@ -1674,7 +1753,16 @@ def muscle_torque(rod, gait, t, profile=None):
     >>> muscle_torque(rod, snake_gait(), 0.0).shape, float(abs(muscle_torque(rod, snake_gait(), 0.0)).max())
     ((9, 3), 0.0)
     """
+    _kind(rod, "rod", FreeRod), _kind(gait, "gait", Gait)
     t = checks.real(t, "t")
+    if profile is not None:
+        if not (isinstance(profile, tuple) and len(profile) == 2):
+            raise ValueError(f"profile must be (beta, s) of the elements, got {checks.show(profile)}")
+        profile = tuple(checks.vector(p, "profile", rod.N) for p in profile)
+    return _muscle(rod, gait, t, profile)
+
+
+def _muscle(rod, gait, t, profile=None):
     beta, s_el = _muscle_profile(rod, gait) if profile is None else profile
     mag = beta * np.sin(2 * np.pi * t / gait.period - 2 * np.pi * s_el / gait.wave_length)
     mag *= min(1.0, t / gait.ramp_up)
@@ -1704,13 +1792,13 @@ def snake(N=10, gaits=None, periods=2.0, dt=8e-4, slip_speed=2.5e-3, inertia_sca
     """
     gaits = [snake_gait()] if gaits is None else (list(gaits) if isinstance(gaits, (list, tuple)) else [gaits])
     if not gaits or not all(isinstance(g, Gait) for g in gaits):
-        raise ValueError("gaits must be a Gait or a list of Gait")
+        raise ValueError(f"gaits must be a Gait or a list of Gait, got {checks.show(gaits)}")
     if len({g.period for g in gaits}) != 1:
         raise ValueError("the gaits of one batch must share the period")
     rod = snake_rod(N, inertia_scale)
     fr = _snake_friction(rod, gaits)
     w = rod.rhoA * GRAVITY
-    k = w / (0.02 * rod.radius) if stiffness is None else stiffness
+    k = w / (0.02 * rod.radius) if stiffness is None else checks.positive(stiffness, "stiffness")
     pen = make_penalty(k, slip_speed=slip_speed, line_density=rod.rhoA)
     plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
     s0 = _resting(rod, plane, pen, [0.0, -GRAVITY, 0.0])
@@ -1719,11 +1807,11 @@ def snake(N=10, gaits=None, periods=2.0, dt=8e-4, slip_speed=2.5e-3, inertia_sca
     period = gaits[0].period
     T = checks.positive(periods, "periods") * period
     _, nsteps = checks.step_count(dt, T)
-    every = max(1, int(round(0.01 / dt))) if every is None else every
+    every = max(1, int(round(0.01 / dt))) if every is None else checks.integer(every, "every", low=1)
     profiles = [_muscle_profile(rod, g) for g in gaits]
 
     def moments(t):
-        return np.stack([muscle_torque(rod, g, t, p) for g, p in zip(gaits, profiles)])
+        return np.stack([_muscle(rod, g, t, p) for g, p in zip(gaits, profiles)])
 
     run = simulate_penalty(rod, plane, fr, pen, st, dt=dt, t_end=T, grav=[0.0, -GRAVITY, 0.0],
                            moments=moments, every=every, keep_x=keep_x,
@@ -1740,7 +1828,11 @@ def snake_speed(t, com, period):
     >>> round(snake_speed(t, com, 2.0), 12)
     0.01
     """
-    t, com = np.asarray(t, dtype=float), np.asarray(com, dtype=float)
+    t = checks.vector(t, "t", nonempty=True)
+    com = _array(com, "com")
+    if com.ndim not in (2, 3) or com.shape[0] != t.size or com.shape[-1] != 3:
+        raise ValueError(f"com must have shape ({t.size}, [B,] 3), one row per entry of t, got "
+                         f"shape {com.shape}")
     period = checks.positive(period, "period")
     if t[-1] - t[0] < period - 1e-9:
         raise ValueError(f"the run ({t[-1] - t[0]:.3g} s) is shorter than one period {period!r}")
@@ -1755,7 +1847,6 @@ SNAKE_RATIOS = ((1.0, 1.5, 2.0), (1.0, 1.0, 1.0), (1.0, 1.5, 1.0), (1.0, 1.5, 1.
                 (1.0, 1.0, 2.0), (1.5, 1.0, 2.0))
 
 
-@lru_cache(maxsize=2)
 def snake_study(N=10, periods=2.0, dt=8e-4):
     """The chapter's batch of snakes (cached): every ratio of ``SNAKE_RATIOS`` with
     PyElastica's gait, then the reference ratios with the wave reversed.
@@ -1765,6 +1856,12 @@ def snake_study(N=10, periods=2.0, dt=8e-4):
     dict: ``ratios`` (n, 3), ``reversed`` (n,) bool, ``speed`` (n,) m/s, ``displacement``
     (n, 3) of the centre of mass over the last period (m), ``run``.
     """
+    return _snake_study(checks.integer(N, "N", low=2), checks.positive(periods, "periods"),
+                        checks.positive(dt, "dt"))
+
+
+@lru_cache(maxsize=2)
+def _snake_study(N, periods, dt):
     gaits = [snake_gait(ratios=r) for r in SNAKE_RATIOS] + [snake_gait(wave_length=-1.0)]
     run, v = snake(N, gaits, periods=periods, dt=dt)
     i = int(np.argmin(np.abs(run.t - (run.t[-1] - gaits[0].period))))
@@ -1773,7 +1870,6 @@ def snake_study(N=10, periods=2.0, dt=8e-4):
             "displacement": run.com[-1] - run.com[i], "run": run}
 
 
-@lru_cache(maxsize=8)
 def breakaway_force(direction="forward", N=10, rtol=1e-4, dt=None, bracket=(0.9, 1.1)):
     r"""The smallest axial pull that makes the rod slide, located on formulation (b) (cached).
 
@@ -1787,15 +1883,21 @@ def breakaway_force(direction="forward", N=10, rtol=1e-4, dt=None, bracket=(0.9,
     >>> round(breakaway_force("backward", rtol=1e-3) / (0.4 * GRAVITY), 2)
     1.0
     """
-    if direction not in ("forward", "backward"):
-        raise ValueError(f"direction must be 'forward' or 'backward', got {direction!r}")
+    checks.choice(direction, "direction", ("forward", "backward"))
+    lo, hi = checks.vector(bracket, "bracket", 2, low=0.0, include_low=False)
+    if not lo < hi:
+        raise ValueError(f"bracket must be (low, high) with low < high, got {checks.show(bracket)}")
+    return _breakaway(direction, checks.integer(N, "N", low=2), checks.positive(rtol, "rtol"),
+                      None if dt is None else checks.positive(dt, "dt"), float(lo), float(hi))
+
+
+@lru_cache(maxsize=8)
+def _breakaway(direction, N, rtol, dt, lo, hi):
     i = 0 if direction == "forward" else 1
     sign = 1.0 if i == 0 else -1.0
     V = VALIDATION
     Fs = V["static"][i] * V["mass"] * GRAVITY
     jump = V["time"] * (V["static"][i] - V["kinetic"][i]) * GRAVITY
-    lo, hi = (checks.positive(b, "bracket") for b in bracket)
-    rtol = checks.positive(rtol, "rtol")
 
     h = V["time"] / 2 if dt is None else dt
 
@@ -1804,7 +1906,7 @@ def breakaway_force(direction="forward", N=10, rtol=1e-4, dt=None, bracket=(0.9,
         return float(d["speed"][0]) > 0.1 * jump
 
     if slides(lo) or not slides(hi):
-        raise ValueError(f"bracket {bracket!r} does not contain the breakaway force")
+        raise ValueError(f"bracket {(lo, hi)!r} does not contain the breakaway force")
     while hi - lo > rtol * lo:
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if slides(mid) else (mid, hi)

@@ -481,3 +481,26 @@ def test_largest_step_stops_at_the_first_failure():
 
     best, out = P.largest_step(run, [1, 2, 4, 8], lambda r: True)
     assert best == 2 and out[-1][0] == 4 and "blew up" in out[-1][1]
+
+
+def test_extreme_but_legal_inputs():
+    """A pull a trillion times the weight, an incline a hair below vertical, a plane with an
+    unnormalised normal of 1e-200: the closed forms and the factory stay exact."""
+    F = 1e12
+    assert math.isclose(C.axial_drag_energy(F, 0.25, 1.0, 0.8, 0.4),
+                        0.25**2 * (F - 0.4 * C.GRAVITY) ** 2 / 2, rel_tol=1e-12)
+    g = C.incline_gravity(math.pi / 2 - 1e-9)
+    assert math.isclose(g[0], C.GRAVITY, rel_tol=1e-12) and abs(g[1]) < 1e-8
+    assert C.make_plane([0.0, 1e-200, 0.0]).normal.tolist() == [0.0, 1.0, 0.0]
+    assert C.step_limit(0.0, 0.0) == math.inf
+
+
+def test_bad_models_and_states_name_the_argument():
+    rod = C.make_free_rod(3)
+    s = C.straight(rod)
+    with pytest.raises(ValueError, match="rod must be a lib.contact.FreeRod"):
+        C.energy(r3.make_rod3d(3), s)
+    with pytest.raises(ValueError, match=r"state\.Q must hold unit quaternions"):
+        C.gradient(rod, C.State(s.x, 0 * s.Q))
+    with pytest.raises(ValueError, match="bracket"):
+        C.breakaway_force(bracket=[1.1, 0.9])            # a list: no TypeError from the cache
