@@ -20,44 +20,27 @@ time, after how many iterations and with which residual.  ``newton_solve``,
 shared floors (:mod:`lib.solvers.newton`, :mod:`lib.solvers.continuation`,
 :mod:`lib.core.errors`) and are re-exported here under their old names.
 
+Every run (:func:`verlet`, :func:`newmark`, :func:`generalized_alpha`,
+:func:`discrete_gradient`, :func:`observe`, :func:`relax`) ends exactly at ``nsteps dt``,
+is refused up front past ``max_steps`` (:data:`MAX_STEPS` = 10^6) and reports
+``progress(n, nsteps)`` after every step if asked to.
+
 Public functions
 ----------------
-Newton and its failures
-newton_solve(fun, x0, tol, maxiter, line_search)   Newton with a backtracking line search on ||R||
-halving(step, state, dt, max_halvings)             sub-step a failing implicit step by halving
-NewtonError, NewtonFailure, NewtonInfo, RelaxationError, Trajectory
-
-Explicit steps, runs and observation
-verlet_step(q, v, a, dt, accel)                    one velocity-Verlet step
-central_difference_step(u, v, a, dt, accel)        explicit central difference
-verlet(q0, v0, dt, nsteps, accel, every, callback)  a run, sampled every ``every`` steps
-damped_verlet_step(q, v, a, dt, accel, c)          Verlet with viscous damping -c v
-relax(q0, accel, dt, c, ...)                        damped dynamic relaxation to rest
-leapfrog_damped_step(q, vh, dt, accel)              central difference with a lagged damping force
-observe(step, state, nsteps, fn, stop)              march a step, record fn(state) every step
-kinetic_energy(mass, v)                             v^T M v / 2 (lumped, dense or sparse mass)
-
-Implicit steps and runs (Newton)
-check_mass(mass, n), initial_acceleration(force, M, u0)   the mass and a_0 of M a_0 = -f(u_0)
-newmark_step(u, v, a, dt, force, mass, ...)         one implicit Newmark-beta step
-newmark(u0, v0, dt, nsteps, force, mass, ...)       a Newmark run, sampled like ``verlet``
-generalized_alpha_parameters(rho_inf)               Chung-Hulbert (alpha_m, alpha_f, beta, gamma)
-hht_parameters(alpha)                               HHT-alpha in the same notation
-generalized_alpha_step(u, v, a, f, dt, force, ...)  one generalised-alpha step
-generalized_alpha(u0, v0, dt, nsteps, force, ...)   a generalised-alpha run
-discrete_gradient_correction(E0, E1, g_mid, dq, M)  Gonzalez's midpoint discrete-gradient term
-discrete_gradient_step(q, v, dt, energy, force, ...) one energy-conserving implicit step
-discrete_gradient(q0, v0, dt, nsteps, energy, ...)   a discrete-gradient run
-
-Stability and accuracy
-critical_step(omega_max)                            Verlet / central-difference limit 2/omega_max
-damped_critical_step(omega, zeta)                   explicit limit with damping (2/w)(sqrt(1+z^2)-z)
-verlet_amplification(omega, dt)                     Verlet's 2x2 amplification matrix
-damped_leapfrog_amplification(omega, dt, zeta)      that of leapfrog_damped_step
-newmark_amplification(omega, dt, beta, gamma)       Newmark's 2x2 amplification matrix
-newmark_frequency(omega, dt, beta, gamma)           numerical frequency of Newmark
-newmark_period_error(omega, dt)                     leading relative period error (omega dt)^2/12
-generalized_alpha_amplification(omega, dt, params)  the 3x3 amplification matrix of generalised-alpha
+newton_solve, halving, NewtonError, NewtonFailure, NewtonInfo    Newton and its failures (floors)
+RelaxationError, NonFiniteState, Trajectory, MAX_STEPS         a run's failures, result and cap
+verlet_step, central_difference_step, damped_verlet_step, leapfrog_damped_step    explicit steps
+verlet, relax, observe, kinetic_energy                         explicit runs and observation
+check_mass, initial_acceleration                               the mass; a_0 of M a_0 = -f(u_0)
+newmark_step, newmark                                          implicit Newmark-beta
+generalized_alpha_parameters, hht_parameters, generalized_alpha_step, generalized_alpha
+                                                               the generalised-alpha family
+discrete_gradient_correction, discrete_gradient_step, discrete_gradient
+                                                               Gonzalez's energy-conserving scheme
+critical_step, damped_critical_step                            explicit stability limits
+verlet_amplification, damped_leapfrog_amplification, newmark_amplification,
+generalized_alpha_amplification, newmark_frequency, newmark_period_error
+                                                               amplification and period errors
 
 The work-precision ladder built on these steps is :mod:`lib.studies`.
 

@@ -90,17 +90,17 @@ MODELS = [
           energy=lambda m, q: pcc.energy(m, q, grav=2.5),
           gradient=lambda m, q: pcc.gradient(m, q, grav=2.5),
           hessian=lambda m, q: pcc.hessian(m, q, grav=2.5)),
-    Model("pcc.static_energy", lambda: pcc.make_pcc(3), _angles,
+    Model("pcc.static_energy[FD]", lambda: pcc.make_pcc(3), _angles,
           energy=lambda m, q: pcc.static_energy(m, q, (0.7, -1.9), 0.4, 1.2),
           gradient=lambda m, q: pcc.static_gradient(m, q, (0.7, -1.9), 0.4, 1.2)),
     # the kinetic energy as a function of the rates: its gradient is M(q) qd, its Hessian
     # M(q) (= the linear Rayleigh-Ritz mass at q = 0)
-    Model("pcc.kinetic_energy", lambda: (pcc.make_pcc(3), np.array([0.4, -0.9, 1.3])),
+    Model("pcc.kinetic_energy[FD]", lambda: (pcc.make_pcc(3), np.array([0.4, -0.9, 1.3])),
           lambda mq, rng: rng.standard_normal(3),
           energy=lambda mq, qd: pcc.kinetic_energy(mq[0], mq[1], qd),
           gradient=lambda mq, qd: pcc.mass_matrix(mq[0], mq[1]) @ qd,
           hessian=lambda mq, qd: pcc.mass_matrix(mq[0], mq[1])),
-    Model("pcc.ritz", lambda: pcc.ritz(3), lambda MK, rng: rng.standard_normal(3),
+    Model("pcc.ritz[FD]", lambda: pcc.ritz(3), lambda MK, rng: rng.standard_normal(3),
           energy=lambda MK, q: pcc.energy(pcc.make_pcc(3), q),
           gradient=lambda MK, q: MK[1] @ q, hessian=lambda MK, q: MK[1]),
 ]
