@@ -102,8 +102,8 @@ import scipy.sparse as sp
 from . import fem
 from .core import checks, linalg, quadrature
 from .fe import (ConvergenceError, Mesh, assemble_matrix, assemble_vector, clamped_dofs,
-                 coo_indices, rectangle_mesh, shape_functions, solve_path,
-                 tip_shear_load)
+                 coo_indices, rectangle_mesh, shape_functions, solve_path, tip_shear_load,
+                 vector_laplacian)
 from .solvers import newton_solve
 
 __all__ = [
@@ -908,18 +908,18 @@ def inf_sup(body):
     """
     if not _check_body(body).mixed:
         raise ValueError(f"body must be mixed {MIXED}, got formulation {body.formulation!r}")
-    G, w = body.geom.G, body.geom.w
-    n = 2 * G.shape[2]
-    Le = np.einsum("eq,eqaJ,eqbJ,ik->eaibk", w, G, G, np.eye(2)).reshape(-1, n, n)
-    K = assemble_matrix(body.geom, Le)
-    fr = body.geom.free
+    G, w, fr = body.geom.G, body.geom.w, body.geom.free
+    K = vector_laplacian(body.geom)
     rows, cols, prow, pcol = body._up
     Be = np.einsum("eq,eqai,qc->eaic", w, G, body.Np)     # div v = G_{a i} v_{a i}
     B = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))[fr].T.tocsc()
     Me = np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
     Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).toarray()
     S = B @ linalg.solve(K[fr][:, fr], B.T.toarray(), where="inf_sup: the vector Laplacian")
-    ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, 0])
+    try:
+        ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, 0])
+    except sla.LinAlgError as err:
+        raise ConvergenceError(f"inf_sup: the generalised eigenproblem failed ({err})") from err
     return float(np.sqrt(max(ev[0], 0.0)))
 
 

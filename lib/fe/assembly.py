@@ -13,8 +13,7 @@ roundoff_floor(model, modulus)      the round-off floor of an internal force
 ConvergenceError                    a nonlinear solve that did not converge
 
 ``model`` is a :class:`Space` (a :class:`lib.fem.Model` is one).  The public functions
-check their arguments; the underscored twins (``_assemble_vector`` ...) do not, for the
-kit's own hot loops.
+check their arguments.
 """
 from __future__ import annotations
 
@@ -103,15 +102,11 @@ def make_space(mesh, fixed=None):
 
 def _indices(x, name, n=None, ndim=1):
     """An integer array of dof (or node) numbers in [0, n), else a ValueError naming it."""
-    if x is None or isinstance(x, (str, bytes, bool, np.bool_)):
-        raise ValueError(f"{name} must be an array of integer indices, got {checks.show(x)}")
-    a = np.asarray(x)
-    if a.size == 0:
-        a = a.astype(np.int64)
-    if a.dtype.kind not in "iu" or a.ndim != ndim:
+    a = np.asarray([] if x is None else x) if not isinstance(x, (str, bytes)) else np.array(0.5)
+    a = a.astype(np.int64) if a.size == 0 else a
+    if x is None or a.dtype.kind not in "iu" or a.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-D array of integer indices, got "
-                         f"{checks.show(x)}" + (f" (dtype {a.dtype})" if a.dtype.kind not in "iu"
-                                                else f" (shape {a.shape})"))
+                         f"{checks.show(x)}")
     if a.size and (a.min() < 0 or (n is not None and a.max() >= n)):
         raise ValueError(f"{name} must lie in [0, {n}), got range [{a.min()}, {a.max()}]")
     return a.astype(np.int64, copy=False)
@@ -141,11 +136,7 @@ def _deformation_gradient(model, u):
 
 def admissible(model, u):
     """Whether every quadrature point has ``det F > 0``."""
-    return _admissible(model, check_u(model, u))
-
-
-def _admissible(model, u):
-    F = _deformation_gradient(model, u)
+    F = _deformation_gradient(model, check_u(model, u))
     return bool(np.all(F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0] > 0))
 
 
@@ -194,12 +185,7 @@ def _coo_indices(row_dofs, col_dofs):
 
 def assemble_matrix(model, Ke):
     """CSR matrix from element matrices ``Ke`` (n_el, 2 n_en, 2 n_en) (duplicates summed)."""
-    check_space(model)
-    return _assemble_matrix(model, checks.array(Ke, "Ke", shape=model.dofs.shape
-                                                + (model.dofs.shape[1],)))
-
-
-def _assemble_matrix(model, Ke):
+    Ke = checks.array(Ke, "Ke", shape=check_space(model).dofs.shape + (model.dofs.shape[1],))
     inv, indices, indptr, nnz = model.pattern
     data = np.bincount(inv, weights=Ke.ravel(), minlength=nnz)
     n = model.n_dofs
@@ -208,11 +194,7 @@ def _assemble_matrix(model, Ke):
 
 def assemble_vector(model, fe):
     """Global vector from element vectors ``fe`` (n_el, 2 n_en)."""
-    check_space(model)
-    return _assemble_vector(model, checks.array(fe, "fe", shape=model.dofs.shape))
-
-
-def _assemble_vector(model, fe):
+    fe = checks.array(fe, "fe", shape=check_space(model).dofs.shape)
     return np.bincount(model.dofs.ravel(), weights=fe.ravel(), minlength=model.n_dofs)
 
 
@@ -226,15 +208,10 @@ def condense(model, A=None, b=None):
     if A is None and b is None:
         raise ValueError("A and/or b must be given (a matrix and/or a vector to condense)")
     if A is not None:
-        out.append(_condense(model, checks.matrix(A, "A", (n, n), sparse=True)))
+        out.append(sp.csr_matrix(checks.matrix(A, "A", (n, n), sparse=True))[model.free][:, model.free])
     if b is not None:
         out.append(checks.vector(b, "b", n)[model.free])
     return out[0] if len(out) == 1 else tuple(out)
-
-
-def _condense(model, A):
-    fr = model.free
-    return sp.csr_matrix(A)[fr][:, fr]
 
 
 def expand(model, u_free):

@@ -28,11 +28,7 @@ def shape_functions(element, xi):
     points: the polynomials extend outside the reference triangle).
     """
     checks.choice(element, "element", ELEMENTS)
-    return _shape_functions(element, checks.array(xi, "xi", shape=(None, 2)))
-
-
-def _shape_functions(element, xi):
-    """:func:`shape_functions` without the argument checks (for the kit's own calls)."""
+    xi = checks.array(xi, "xi", shape=(None, 2))
     s, t = xi[:, 0], xi[:, 1]
     L1, L2, L3 = 1 - s - t, s, t
     one, zero = np.ones_like(s), np.zeros_like(s)

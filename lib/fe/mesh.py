@@ -172,10 +172,6 @@ def edge_weights(mesh, side, lo=-np.inf, hi=np.inf):
     check_mesh(mesh)
     checks.choice(side, "side", SIDES)
     lo, hi = checks.real(lo, "lo", inf=True), checks.real(hi, "hi", inf=True)
-    return _edge_weights(mesh, side, lo, hi)
-
-
-def _edge_weights(mesh, side, lo=-np.inf, hi=np.inf):
     idx = _face_nodes(mesh, side)
     s = mesh.nodes[idx, 1 if side in ("left", "right") else 0]
     p = 1 if mesh.element == "T3" else 2
