@@ -171,7 +171,7 @@ def _check_load(load):
 
 
 def check_positive(value, name):
-    """``value`` as a float > 0 (:func:`lib.core.checks.positive`), else a ValueError naming ``name``.
+    """``value`` as a float > 0 (:func:`lib.core.checks.positive`); a ValueError names ``name``.
 
     >>> check_positive(np.int64(2), "EI")
     2.0
@@ -224,8 +224,8 @@ def make_rod(N, r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
     EA = 4.0 * EI / r**2 if r * r > 0.0 else math.inf
     stiff = (EA, ks * EA / (2.0 * (1.0 + nu)), rhoA * r**2 / 4.0)
     if not all(math.isfinite(v) and v > 0 for v in stiff):
-        raise ValueError(f"r_over_L = {r_over_L!r} with L = {L!r}, EI = {EI!r}, rhoA = {rhoA!r} "
-                         f"gives section constants (EA, kGA, rhoI) = {stiff} out of floating point")
+        raise ValueError(f"r_over_L = {r_over_L!r} with L = {L!r}, EI = {EI!r}, rhoA = "
+                         f"{rhoA!r} gives (EA, kGA, rhoI) = {stiff}, out of floating point")
     return Rod(N=N, L=L, EI=EI, rhoA=rhoA, r_over_L=r_over_L, nu=nu, ks=ks, EA=stiff[0],
                kGA=stiff[1], rhoI=stiff[2])
 
