@@ -455,3 +455,41 @@ def test_model_rejects_bad_arguments():
         fem.mixed_solve(fem.cantilever(2, 1, "T3"), np.zeros(12))
     with pytest.raises(ValueError, match="u"):
         fem.energy(fem.make_model(mesh), np.zeros(3))
+
+
+# ------------------------------------------------ issue 22: bad input named, extremes right
+def test_issue_22_examples_are_value_errors_naming_the_argument():
+    mesh = fem.rectangle_mesh(2, 1, "T3")
+    with pytest.raises(ValueError, match=r"^E must be finite"):
+        fem.make_model(mesh, E=np.inf)
+    empty = fem.Mesh(mesh.nodes, mesh.elements[:0], "T3", 2, 1, mesh.length, mesh.height, "/")
+    with pytest.raises(ValueError, match=r"^mesh must have at least one element"):
+        fem.make_model(empty)
+    m = fem.cantilever(4, 1, "T3", slenderness=4.0)
+    u0 = np.zeros(m.n_dofs)
+    u0[5] = np.nan
+    with pytest.raises(ValueError, match=r"^u0 must be finite, got nan at index 5"):
+        fem.static(m, fem.tip_shear_load(m, 1e-3), u0=u0)
+    with pytest.raises(ValueError, match=r"^model must be a plane-strain neo-Hookean model"):
+        fem.static(None, np.zeros(m.n_dofs))
+
+
+@pytest.mark.parametrize("E", [1e-9, 1e9])
+def test_extreme_moduli_give_the_scaled_solution(E):
+    """u depends on the load over E only: a very soft or very stiff body, loaded in
+    proportion, deflects exactly as the unit one (large deformation, alpha = 0.5)."""
+    ref = fem.cantilever(8, 1, "T6", 0.3, slenderness=8.0)
+    P = 0.5 * fem.plane_strain_modulus(ref) / 12 / 64
+    u_ref = fem.static(ref, fem.tip_shear_load(ref, P), steps=2)
+    m = fem.cantilever(8, 1, "T6", 0.3, E=E, slenderness=8.0)
+    u = fem.static(m, fem.tip_shear_load(m, P * E), steps=2)
+    np.testing.assert_allclose(u, u_ref, rtol=0, atol=1e-9 * np.abs(u_ref).max())
+
+
+def test_nearly_incompressible_and_auxetic_poisson_ratios_are_legal():
+    """nu -> 0.5 locks the T3 mesh (ratio far below 1); nu -> -1 (lam -> -inf, E' -> inf)
+    still gives the beam's deflection, within the 1.5 % this mesh has at nu = 0.3 too."""
+    r_lock = fem.cantilever_tip_ratio(10, 1, "T3", 0.4999999)
+    r_aux = fem.cantilever_tip_ratio(20, 2, "T6", -0.999)
+    assert 0 < r_lock < 0.3
+    assert abs(r_aux / fem.timoshenko_tip_ratio(-0.999) - 1) < 0.015

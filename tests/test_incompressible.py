@@ -308,3 +308,30 @@ def test_solve_extra_load_reproduces_the_dead_load():
         inc.solve(body, f, extra=3.0)
     with pytest.raises(ValueError, match="load is zero"):
         inc.solve(body, np.zeros_like(f))
+
+
+# ------------------------------------------------ issue 22: bad input named, extremes right
+def test_issue_22_examples():
+    mat = inc.neo_hookean(mu=np.int64(2), nu=np.int64(0))      # numpy integers are numbers
+    assert (mat.mu, mat.nu, mat.kappa) == (2.0, 0.0, 4.0 / 3.0)
+    b = inc.cantilever(4, 1, "P2P1", inc.neo_hookean(1.0, 0.49), slenderness=4.0)
+    x0 = np.zeros(b.n_u + b.n_p)
+    x0[-1] = np.nan
+    with pytest.raises(ValueError, match=r"^x0 must be finite, got nan at index"):
+        inc.solve(b, inc.tip_load(b, 0.1), x0=x0)
+    with pytest.raises(ValueError, match=r"^body must be a plane-strain body"):
+        inc.solve(None, inc.tip_load(b, 0.1))
+    with pytest.raises(ValueError, match=r"^mat must be a hyperelastic material"):
+        inc.cantilever(2, 1, "T6", fem.cantilever(2, 1))
+
+
+@pytest.mark.parametrize("mu", [1e-8, 1e8])
+def test_extreme_shear_moduli_give_the_same_tip_ratio(mu):
+    """The tip ratio depends on alpha = P L^2/(E' I) only: a very soft or very stiff
+    rubber, loaded in proportion (tip_load scales with E'), bends exactly as the unit one."""
+    ref = inc.cantilever(6, 1, "P2P1", inc.neo_hookean(1.0, 0.499), slenderness=6.0)
+    b = inc.cantilever(6, 1, "P2P1", inc.neo_hookean(mu, 0.499), slenderness=6.0)
+    r_ref = inc.solve(ref, inc.tip_load(ref, 1.0), steps=2)
+    r = inc.solve(b, inc.tip_load(b, 1.0), steps=2)
+    assert inc.tip_ratio(b, r.x, 1.0) == pytest.approx(inc.tip_ratio(ref, r_ref.x, 1.0), rel=1e-9)
+    assert r.iterations == r_ref.iterations
