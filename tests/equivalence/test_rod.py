@@ -1,8 +1,8 @@
 """rod.static is one configured call of the shared floors (see test_integrate.py).
 
 ``old_static`` below is the loop ``lib.rod.static`` had before it moved onto
-:func:`lib.solvers.newton_solve` and :func:`lib.solvers.load_path`, verbatim (with its
-``_newton_direction``, and ``_check_q`` as it was then).  The migrated ``rod.static`` must
+:func:`lib.solvers.newton_solve` and :func:`lib.solvers.load_path`, verbatim but for its
+docstring (with its ``_newton_direction``, and ``_check_q`` as it was then).  The migrated ``rod.static`` must
 evaluate the gradient at the same points in the same order (the same iterates, line-search
 trials and iteration counts), return the same state to round-off, and fail where the old
 loop failed.
@@ -15,9 +15,9 @@ from scipy.linalg import LinAlgError, cho_solve_banded, cholesky_banded
 from scipy.sparse.linalg import splu
 
 from lib import kernels, rod
-from lib.solvers import newton_solve
 from lib.rod import (StaticSolveError, _banded_upper, check_grav, check_load, energy,
                      gradient, hessian, straight)
+from lib.solvers import newton_solve
 
 from .trace import assert_round_off, assert_same_path, traced
 
