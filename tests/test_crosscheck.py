@@ -264,3 +264,21 @@ def test_rigid_clamp_static_is_linear_down_to_a_tiny_load():
     small = cc.rigid_clamp_static(r, (0.0, -1e-10, 0.0))[-1] / 1e-10
     ref = cc.rigid_clamp_static(r, (0.0, -1e-4, 0.0))[-1] / 1e-4
     assert small == pytest.approx(ref, rel=1e-5)
+
+
+def test_mujoco_cable_needs_three_segments_and_answers_at_three():
+    """Two segments was MuJoCo's own 'body not found' error; three is the smallest legal
+    cable, and its frequency is finite and above Euler-Bernoulli's (a stiff, coarse chain)."""
+    with pytest.raises(ValueError, match="segments"):
+        cc.cable_frequencies(2, 1)
+    w = cc.cable_frequencies(3, 1)[0]
+    assert np.isfinite(w) and w > 3.516
+
+
+def test_crosscheck_contact_time_and_contact_are_named():
+    from lib.crosscheck import contact as xc
+
+    with pytest.raises(ValueError, match=r"^time = "):
+        xc.mujoco_drag(1.0, 0.4, segments=3, dt=1e-3, time=0.0105)
+    with pytest.raises(ValueError, match="contact"):
+        xc.elastica_drag(1.0, n_elem=2, dt=2e-4, time=0.002, contact={"k": 1.0})

@@ -1,36 +1,10 @@
-"""The argument checks, guarded Newton step and eigen-solve the adapters share."""
+"""What the adapters share: the eigen-solve and MuJoCo's cable composite."""
 from __future__ import annotations
 
 import numpy as np
 import scipy.linalg as sla
-import scipy.sparse.linalg as spla
 
-
-def check_count(n, name, minimum=1):
-    """``int(n)`` if ``n`` is an integer >= ``minimum``, else a ValueError naming ``name``."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {n!r}")
-    return int(n)
-
-
-def newton_step(solve, where):
-    """One sparse Newton solve; a singular tangent is reported with ``where``.
-
-    SciPy's ``spsolve`` warns (``MatrixRankWarning``) and returns NaN for a singular
-    matrix; that warning never reaches the reader bare: it becomes a RuntimeError
-    saying how far the Newton iteration got.
-    """
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", spla.MatrixRankWarning)
-        try:
-            step = solve()
-        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
-            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
-    if not np.all(np.isfinite(step)):
-        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
-    return step
+from ..core.errors import SolveError
 
 
 def generalised_eigvals(K, m, subset, caller):
@@ -38,12 +12,29 @@ def generalised_eigvals(K, m, subset, caller):
     try:
         return sla.eigh(K, np.diag(m), eigvals_only=True, subset_by_index=subset)
     except sla.LinAlgError as exc:    # the mass is not positive definite, or LAPACK failed
-        raise RuntimeError(f"{caller}: the generalised eigenproblem K v = omega^2 M v failed "
-                           f"(min mass {float(np.min(m)):.3e}): {exc}") from None
+        raise SolveError(f"{caller}: the generalised eigenproblem K v = omega^2 M v failed "
+                         f"(min mass {float(np.min(m)):.3e}): {exc}") from None
 
 
-def check_positive(x, name):
-    """``float(x)`` if ``x`` is a finite number > 0, else a ValueError naming ``name``."""
-    if not (isinstance(x, (int, float, np.floating)) and np.isfinite(x) and x > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
-    return float(x)
+def cable_mjcf(model, option, segments, composite, twist, bend, geom, floor=""):
+    """MJCF of a MuJoCo 3.x composite cable (``mujoco.elasticity.cable`` plugin, no damping).
+
+    ``segments`` capsules (``count = segments + 1``); ``composite`` the composite's other
+    attributes, ``twist`` / ``bend`` the plugin's moduli, ``geom`` the capsules'
+    attributes, ``floor`` an optional line before the composite.
+    """
+    return f"""<mujoco model="{model}">
+  <extension><plugin plugin="mujoco.elasticity.cable"/></extension>
+  <option {option}/>
+  <worldbody>{floor}
+    <composite type="cable" curve="s" count="{segments + 1} 1 1" {composite}>
+      <plugin plugin="mujoco.elasticity.cable">
+        <config key="twist" value="{twist!r}"/>
+        <config key="bend" value="{bend!r}"/>
+        <config key="vmax" value="0"/>
+      </plugin>
+      <joint kind="main" damping="0"/>
+      <geom {geom}/>
+    </composite>
+  </worldbody>
+</mujoco>"""

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..core import checks
 from .. import contact as C
+from ._common import cable_mjcf
 
 __all__ = ["elastica_drag", "elastica_rolling", "elastica_drop", "elastica_snake",
            "elastica_contact_parameters", "mujoco_xml", "mujoco_drag", "mujoco_rolling",
@@ -60,7 +61,25 @@ def elastica_contact_parameters():
 
 
 def _check_steps(dt, t_end):
-    return checks.step_count(dt, t_end)
+    """``(dt, n)``: ``t_end`` (the argument ``time``) a whole number of steps ``dt``."""
+    return checks.step_count(dt, t_end, t_name="time")
+
+
+def _contact(contact):
+    """None (PyElastica's example parameters) or a dict k, nu, slip_velocity_tol."""
+    if contact is None:
+        return dict(ELASTICA_CONTACT)
+    if not (isinstance(contact, dict) and set(contact) == set(ELASTICA_CONTACT)):
+        raise ValueError(f"contact must be None or a dict with keys k, nu, slip_velocity_tol, "
+                         f"got {checks.show(contact)}")
+    return {"k": checks.positive(contact["k"], "contact['k']"),
+            "nu": checks.nonnegative(contact["nu"], "contact['nu']"),
+            "slip_velocity_tol": checks.positive(contact["slip_velocity_tol"],
+                                                 "contact['slip_velocity_tol']")}
+
+
+def _incline(alpha):
+    return checks.real(alpha, "alpha", 0.0, math.pi / 2, include_high=False)
 
 
 @lru_cache(maxsize=1)
@@ -129,7 +148,7 @@ def _friction_case(n_elem, plane_normal, contact, pull=0.0, pull_first=True, **p
     n = np.asarray(plane_normal, dtype=float)
     plane = ea.Plane(plane_origin=-V["radius"] * n, plane_normal=n)
     sim.append(plane)
-    p = dict(ELASTICA_CONTACT if contact is None else contact)
+    p = _contact(contact)
     sim.detect_contact_between(rod, plane).using(
         ea.RodPlaneContactWithAnisotropicFriction, k=p["k"], nu=p["nu"],
         slip_velocity_tol=p["slip_velocity_tol"], static_mu_array=np.array(V["static"]),
@@ -157,7 +176,8 @@ def elastica_drag(force, n_elem=10, dt=1e-4, time=None, contact=None, pull_first
     T = V["time"] if time is None else time
     dt, nsteps = _check_steps(dt, T)
     F = checks.real(force, "force")
-    sim, rod = _friction_case(n_elem, [0.0, 1.0, 0.0], contact, pull=F, pull_first=pull_first)
+    sim, rod = _friction_case(n_elem, [0.0, 1.0, 0.0], contact, pull=F,
+                              pull_first=checks.boolean(pull_first, "pull_first"))
     half = {}
 
     def observe(k):
@@ -185,7 +205,7 @@ def elastica_rolling(alpha, n_elem=10, dt=1e-4, time=None, contact=None):
     V = C.VALIDATION
     T = V["time"] if time is None else time
     dt, nsteps = _check_steps(dt, T)
-    a = checks.real(alpha, "alpha")
+    a = _incline(alpha)
     sim, rod = _friction_case(n_elem, [math.sin(a), math.cos(a), 0.0], contact)
     wall, finite = _elastica_run(sim, rod, dt, nsteps)
     Et, Er, rolls = C.rolling_energies(a, T, V["mass"], V["radius"], V["static"][2],
@@ -217,6 +237,8 @@ def elastica_drop(n_elem=10, dt=1e-4, time=0.25, height=0.01, tilt=0.02, damping
 
     V = C.VALIDATION
     dt, nsteps = _check_steps(dt, time)
+    height, damping = checks.nonnegative(height, "height"), checks.nonnegative(damping, "damping")
+    tilt = checks.real(tilt, "tilt")
     c, s_ = math.cos(tilt), math.sin(tilt)
     sim, rod = _friction_case(n_elem, [0.0, 1.0, 0.0], contact, start=(0.0, height, 0.0),
                               direction=(0.0, s_, c), normal=(0.0, c, -s_))
@@ -253,7 +275,7 @@ def elastica_snake(n_elem=10, periods=2.0, dt=5e-4, inertia_scale=100.0, ratios=
     import elastica as ea
 
     gait = C.snake_gait(ratios=ratios)
-    ref = C.snake_rod(n_elem, inertia_scale)
+    ref = C.snake_rod(checks.integer(n_elem, "n_elem", low=2), inertia_scale)
     T = checks.positive(periods, "periods") * gait.period
     dt, nsteps = _check_steps(dt, T)
     sim = _simulator_class()()
@@ -277,7 +299,8 @@ def elastica_snake(n_elem=10, periods=2.0, dt=5e-4, inertia_scale=100.0, ratios=
         ea.RodPlaneContactWithAnisotropicFriction, k=1.0, nu=1e-6, slip_velocity_tol=1e-8,
         static_mu_array=np.zeros(3), kinetic_mu_array=mu)
     sim.dampen(rod).using(ea.AnalyticalLinearDamper, damping_constant=2e-3, time_step=dt)
-    every = max(1, int(round(0.01 / dt))) if record_every is None else record_every
+    every = (max(1, int(round(0.01 / dt))) if record_every is None
+             else checks.integer(record_every, "record_every", low=1))
     ts, coms = [0.0], [rod.compute_position_center_of_mass().copy()]
 
     def observe(k):
@@ -305,29 +328,20 @@ def mujoco_xml(segments=10, mu=0.4, dt=1e-4, gravity=(0.0, 0.0, -C.GRAVITY), hei
     >>> 'initial="free"' in mujoco_xml()
     True
     """
-    segments = checks.integer(segments, "segments", low=2)
+    segments = checks.integer(segments, "segments", low=3)
     mu = checks.nonnegative(mu, "mu")
     dt = checks.positive(dt, "dt")
-    if cone not in ("pyramidal", "elliptic"):
-        raise ValueError(f"cone must be 'pyramidal' or 'elliptic', got {cone!r}")
+    checks.choice(cone, "cone", ("pyramidal", "elliptic"))
     g = [float(x) for x in checks.vector(gravity, "gravity", 3)]
+    height = checks.nonnegative(height, "height")
     r, E = C.VALIDATION["radius"], 1e6
-    return f"""<mujoco model="rod-on-plane">
-  <extension><plugin plugin="mujoco.elasticity.cable"/></extension>
-  <option timestep="{dt!r}" gravity="{g[0]!r} {g[1]!r} {g[2]!r}" integrator="implicitfast" cone="{cone}"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" friction="{mu!r} 0 0" condim="3"/>
-    <composite type="cable" curve="s" count="{segments + 1} 1 1" size="1" offset="0 0 {r + height!r}" initial="free">
-      <plugin plugin="mujoco.elasticity.cable">
-        <config key="twist" value="{E / 3.0!r}"/>
-        <config key="bend" value="{E!r}"/>
-        <config key="vmax" value="0"/>
-      </plugin>
-      <joint kind="main" damping="0"/>
-      <geom type="capsule" size="{r!r}" density="1000" friction="{mu!r} 0 0" condim="3"/>
-    </composite>
-  </worldbody>
-</mujoco>"""
+    return cable_mjcf(
+        "rod-on-plane", f'timestep="{dt!r}" gravity="{g[0]!r} {g[1]!r} {g[2]!r}" '
+        f'integrator="implicitfast" cone="{cone}"', segments,
+        f'size="1" offset="0 0 {r + height!r}" initial="free"', E / 3.0, E,
+        f'type="capsule" size="{r!r}" density="1000" friction="{mu!r} 0 0" condim="3"',
+        floor=f'\n    <geom name="floor" type="plane" size="5 5 0.1" friction="{mu!r} 0 0" '
+              f'condim="3"/>')
 
 
 def _mujoco_model(segments, mu, dt, gravity, height=0.0):
@@ -405,7 +419,7 @@ def mujoco_rolling(alpha, mu, segments=10, dt=1e-4, time=None):
     V = C.VALIDATION
     T = V["time"] if time is None else time
     dt, nsteps = _check_steps(dt, T)
-    a = checks.real(alpha, "alpha")
+    a = _incline(alpha)
     g = C.GRAVITY * np.array([0.0, math.sin(a), -math.cos(a)])
     model, data, bodies = _mujoco_model(segments, mu, dt, g)
     wall, finite = _mujoco_loop(model, data, nsteps)
@@ -460,6 +474,10 @@ def largest_step(run, steps, accept):
     >>> largest_step(lambda dt: dt, [1, 2, 3, 4], lambda r: r < 3)[0]
     2
     """
+    checks.function(run, "run"), checks.function(accept, "accept")
+    if np.any(np.diff(checks.vector(steps, "steps", nonempty=True, low=0.0,
+                                    include_low=False)) <= 0):
+        raise ValueError(f"steps must be ascending, got {checks.show(steps)}")
     best, out = None, []
     for dt in steps:
         try:

@@ -6,7 +6,9 @@ import math
 import numpy as np
 import scipy.linalg as sla
 
-from ._common import check_count, check_positive
+from ..core import checks
+from ..core.errors import SolveError
+from ._common import cable_mjcf
 
 __all__ = ["cable_xml", "cable_frequencies"]
 
@@ -24,8 +26,9 @@ def cable_xml(segments, r_over_L=0.002, clamp="rigid", nu=0.5):
 
     Parameters
     ----------
-    segments : int >= 2
-        Number of capsule bodies (``count = segments + 1`` vertices).
+    segments : int >= 3
+        Number of capsule bodies (``count = segments + 1`` vertices; MuJoCo's cable
+        needs three or more).
     r_over_L : float > 0
     clamp : "rigid" (first body welded: ``initial="none"``) or "ball" (a ball joint
         at the clamp, ``initial="ball"``; set its stiffness on the compiled model)
@@ -37,29 +40,17 @@ def cable_xml(segments, r_over_L=0.002, clamp="rigid", nu=0.5):
     >>> 'count="11 1 1"' in xml and 'initial="none"' in xml
     True
     """
-    segments = check_count(segments, "segments", 2)
-    r = check_positive(r_over_L, "r_over_L")
-    if clamp not in ("rigid", "ball"):
-        raise ValueError(f"clamp must be 'rigid' or 'ball', got {clamp!r}")
+    segments = checks.integer(segments, "segments", low=3)
+    r = checks.positive(r_over_L, "r_over_L")
+    checks.choice(clamp, "clamp", ("rigid", "ball"))
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
     A, I = math.pi * r * r, math.pi * r**4 / 4
     E = 1.0 / I
     G = E / (2 * (1 + nu))
     initial = "none" if clamp == "rigid" else "ball"
-    return f"""<mujoco model="cable-cantilever">
-  <extension><plugin plugin="mujoco.elasticity.cable"/></extension>
-  <option gravity="0 0 0" integrator="Euler" timestep="1e-4"/>
-  <worldbody>
-    <composite type="cable" curve="s" count="{segments + 1} 1 1" size="1" initial="{initial}">
-      <plugin plugin="mujoco.elasticity.cable">
-        <config key="twist" value="{G!r}"/>
-        <config key="bend" value="{E!r}"/>
-        <config key="vmax" value="0"/>
-      </plugin>
-      <joint kind="main" damping="0"/>
-      <geom type="capsule" size="{r!r}" density="{1.0 / A!r}"/>
-    </composite>
-  </worldbody>
-</mujoco>"""
+    return cable_mjcf("cable-cantilever", 'gravity="0 0 0" integrator="Euler" timestep="1e-4"',
+                      segments, f'size="1" initial="{initial}"', G, E,
+                      f'type="capsule" size="{r!r}" density="{1.0 / A!r}"')
 
 
 def cable_frequencies(segments, k=2, r_over_L=0.002, clamp_stiffness=None, eps=1e-6,
@@ -80,7 +71,7 @@ def cable_frequencies(segments, k=2, r_over_L=0.002, clamp_stiffness=None, eps=1
 
     Parameters
     ----------
-    segments : int >= 2
+    segments : int >= 3
     k : int >= 1
     r_over_L : float > 0, capsule radius / length (rotary inertia of the capsules)
     clamp_stiffness : None (rigid first segment, the cable as shipped) or c > 0:
@@ -99,15 +90,17 @@ def cable_frequencies(segments, k=2, r_over_L=0.002, clamp_stiffness=None, eps=1
     """
     import mujoco
 
-    segments = check_count(segments, "segments", 2)
-    k = check_count(k, "k")
+    segments = checks.integer(segments, "segments", low=3)
+    k = checks.integer(k, "k", low=1)
     if clamp_stiffness is not None:
-        check_positive(clamp_stiffness, "clamp_stiffness")
-    check_positive(eps, "eps")
+        checks.positive(clamp_stiffness, "clamp_stiffness")
+    eps = checks.positive(eps, "eps")
+    return_coupling = checks.boolean(return_coupling, "return_coupling")
     model = mujoco.MjModel.from_xml_string(
         cable_xml(segments, r_over_L, "rigid" if clamp_stiffness is None else "ball"))
     if not np.all(model.jnt_type == mujoco.mjtJoint.mjJNT_BALL):
-        raise RuntimeError("expected a chain of ball joints from the cable composite")
+        raise SolveError("expected a chain of ball joints from the cable composite",
+                         where="cable_frequencies")
     if clamp_stiffness is not None:
         model.jnt_stiffness[0] = clamp_stiffness * segments      # c EI / ell, EI = L = 1
     data = mujoco.MjData(model)
@@ -122,7 +115,8 @@ def cable_frequencies(segments, k=2, r_over_L=0.002, clamp_stiffness=None, eps=1
         raise ValueError(f"k must be <= {z.size} for {segments} segments, got {k}")
     lam = np.sort(sla.eigvals(-Kzz).real)
     if lam[0] <= 0:
-        raise RuntimeError(f"cable linearisation is not positive definite (min {lam[0]:.3e})")
+        raise SolveError(f"cable linearisation is not positive definite (min {lam[0]:.3e})",
+                         where="cable_frequencies", reason="singular")
     Omega = np.sqrt(lam[:k] * model.body_mass.sum())
     if not return_coupling:
         return Omega

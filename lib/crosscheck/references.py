@@ -8,7 +8,8 @@ import scipy.linalg as sla
 from scipy.optimize import brentq
 
 from .. import beam, rod
-from ._common import check_count, check_positive
+from ..core import checks
+from ..core.errors import SolveError
 
 __all__ = ["timoshenko_omegas_transfer", "pcc_ritz_exact"]
 
@@ -43,8 +44,8 @@ def timoshenko_omegas_transfer(k, r_over_L, nu=0.5, ks=None):
     >>> np.round(timoshenko_omegas_transfer(2, 1e-4), 4).tolist()   # Euler-Bernoulli limit
     [3.516, 22.0345]
     """
-    k = check_count(k, "k")
-    r = check_positive(r_over_L, "r_over_L")
+    k = checks.integer(k, "k", low=1)
+    r = checks.positive(r_over_L, "r_over_L")
     m = rod.make_rod(1, r_over_L=r, nu=nu, ks=ks)
     rhoI, kGA = m.rhoI, m.kGA
     eb = beam.euler_bernoulli_omegas(k)
@@ -55,7 +56,7 @@ def timoshenko_omegas_transfer(k, r_over_L, nu=0.5, ks=None):
         vals = np.array([_timoshenko_det(g, rhoI, kGA) for g in grid])
         idx = np.flatnonzero(np.sign(vals[:-1]) != np.sign(vals[1:]))
         if idx.size == 0:
-            raise RuntimeError(
+            raise SolveError(
                 f"no Timoshenko root found between 0.8 and 1.001 times the Euler-Bernoulli "
                 f"Omega = {Om:.4f} (mode {len(out) + 1}); r_over_L = {r} may be too thick "
                 "for this bracket")
@@ -65,12 +66,12 @@ def timoshenko_omegas_transfer(k, r_over_L, nu=0.5, ks=None):
                                 xtol=1e-15, rtol=4 * np.finfo(float).eps, full_output=True,
                                 disp=False)
         except ValueError as exc:      # SciPy's bracket check: say which mode and input
-            raise RuntimeError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
-                               f"the bracket [{grid[i + 1]:.6g}, {grid[i]:.6g}] on Omega^2 "
-                               f"failed: {exc}") from None
+            raise SolveError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
+                             f"the bracket [{grid[i + 1]:.6g}, {grid[i]:.6g}] on Omega^2 "
+                             f"failed: {exc}") from None
         if not info.converged:
-            raise RuntimeError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
-                               f"brentq stopped after {info.iterations} iterations: {info.flag}")
+            raise SolveError(f"Timoshenko root of mode {len(out) + 1} (r_over_L = {r}): "
+                             f"brentq stopped after {info.iterations} iterations: {info.flag}")
         out.append(math.sqrt(root))
     return np.array(out)
 
@@ -94,8 +95,8 @@ def pcc_ritz_exact(n, EI=1.0, rhoA=1.0, L=1.0):
     >>> float(M[0, 0]), float(K[0, 0])
     (0.05, 1.0)
     """
-    n = check_count(n, "n")
-    ell = check_positive(L, "L") / n
+    n = checks.integer(n, "n", low=1)
+    ell = checks.positive(L, "L") / n
     i = np.arange(n)
     kk = i[:, None, None]                         # segment index
     a = (kk - i[None, :, None] - 0.5) * ell       # offset of psi_i on segment k (i < k)
@@ -109,6 +110,6 @@ def pcc_ritz_exact(n, EI=1.0, rhoA=1.0, L=1.0):
     li_qj = ell**3 / 8 + a * ell**2 / 6
     seg = (np.where(lin_i & lin_j, both_lin, 0.0) + np.where(quad_i & lin_j, qi_lj, 0.0)
            + np.where(lin_i & quad_j, li_qj, 0.0) + np.where(quad_i & quad_j, ell**3 / 20, 0.0))
-    M = check_positive(rhoA, "rhoA") * seg.sum(axis=0)
-    K = np.diag(np.full(n, check_positive(EI, "EI") / ell))
+    M = checks.positive(rhoA, "rhoA") * seg.sum(axis=0)
+    K = np.diag(np.full(n, checks.positive(EI, "EI") / ell))
     return M, K
