@@ -76,7 +76,7 @@ def _basis_model():
 
 
 MODELS = [
-    Model("crosscheck.skfem.skfem_forms", _basis_model,
+    Model("crosscheck.skfem.skfem_forms[neo-Hookean FD]", _basis_model,
           lambda mb, rng: rng.standard_normal(mb[0].n_dofs) * 0.02,
           energy=lambda mb, u: cc.skfem_forms(mb[0], u, mb[1])[0],
           gradient=lambda mb, u: cc.skfem_forms(mb[0], u, mb[1])[1],
