@@ -74,9 +74,8 @@ def _static_call(func):
 
 
 def _inverse_valid():
-    r, ts = _arm()
-    x, y, th = rod.tip(r, ac.static(r, ts, [3.0], steps=1))
-    return (r, ts, (x, y)), dict(tau_max=10.0, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=20,
+    r, ts = _arm()                       # (x, y): near the tip under a tension of 3
+    return (r, ts, (0.9986, 0.0449)), dict(tau_max=10.0, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=20,
                                  q0=rod.straight(r), tensions0=[0.0])
 
 
