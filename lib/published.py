@@ -54,5 +54,11 @@ PUBLISHED: dict[str, Published] = _collect()
 
 
 def chapter_of(key: str) -> str:
-    """The chapter notebook stem that computes ``key``."""
+    """The chapter notebook stem that computes ``key`` (a key of :data:`PUBLISHED`).
+
+    >>> chapter_of("rod_eb_omega1")
+    'rod'
+    """
+    if not (isinstance(key, str) and key in PUBLISHED):
+        raise ValueError(f"key must be a key of PUBLISHED ('<chapter>_<name>'), got {key!r}")
     return key.split("_", 1)[0]
