@@ -265,6 +265,9 @@ def _shape_text(shape):
 
 def _first(mask):
     """Index of the first True entry, as ``2`` or ``(1, 1)``."""
+    mask = np.asarray(mask)
+    if mask.ndim == 0:                       # a 0-d array has no index: say "()"
+        return ()
     idx = tuple(int(i[0]) for i in np.nonzero(mask))
     return idx[0] if len(idx) == 1 else idx
 
