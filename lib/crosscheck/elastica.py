@@ -36,14 +36,6 @@ def _check_model(model):
                                                 "lib.rod.make_rod)")
 
 
-def _eigvals(K, m, subset, caller):
-    """:func:`generalised_eigvals`, its failure a SolveError."""
-    try:
-        return generalised_eigvals(K, m, subset, caller)
-    except RuntimeError as exc:
-        raise SolveError(str(exc), reason="singular") from None
-
-
 def elastica_parameters(r_over_L=0.04, nu=0.5, ks=None, L=1.0, EI=1.0, rhoA=1.0):
     r"""PyElastica inputs that make its rod the same as ``rod.make_rod(..., r_over_L, nu, ks)``.
 
@@ -163,7 +155,7 @@ def elastica_frequencies(N, k=2, r_over_L=0.04, nu=0.5, ks=None, return_asymmetr
     k = checks.integer(k, "k", 1, m.size)
     return_asymmetry = checks.boolean(return_asymmetry, "return_asymmetry")
     asym = float(np.abs(K - K.T).max() / np.abs(K).max())
-    lam = _eigvals(0.5 * (K + K.T), m, None, "elastica_frequencies")
+    lam = generalised_eigvals(0.5 * (K + K.T), m, None, "elastica_frequencies")
     om = np.sqrt(lam[:k])
     return (om, asym) if return_asymmetry else om
 
@@ -228,7 +220,7 @@ def elastica_static_tip(N, load=0.01, r_over_L=0.04, nu=0.5, ks=None, t_end=6.0,
         damping = checks.positive(damping, "damping")
     erod = elastica_rod(N, r_over_L, nu, ks)
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
-    lam_max = _eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
+    lam_max = generalised_eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
                        "elastica_static_tip")[0]
     dt = dt_factor * 2.0 / math.sqrt(lam_max)
     steps = int(math.ceil(t_end / dt))
@@ -282,7 +274,7 @@ def rigid_clamp_frequencies(model, k=2):
     K = rigid_clamp_hessian(model).toarray()
     m = rod.mass(model)[1:]
     k = checks.integer(k, "k", 1, m.size)           # at most the free coordinates, 3N - 1
-    lam = _eigvals(K, m, [0, k - 1], "rigid_clamp_frequencies")
+    lam = generalised_eigvals(K, m, [0, k - 1], "rigid_clamp_frequencies")
     return np.sqrt(lam)
 
 
@@ -406,7 +398,7 @@ def elastica_frequencies3d(N, k=6, r_over_L=0.04, nu=0.5, ks=None):
     """Lowest ``k`` frequencies of :func:`elastica_linearisation3d` (symmetric part, ``eigh``)."""
     K, m = elastica_linearisation3d(N, r_over_L, nu, ks)
     k = checks.integer(k, "k", 1, m.size)
-    return np.sqrt(_eigvals(0.5 * (K + K.T), m, [0, k - 1], "elastica_frequencies3d"))
+    return np.sqrt(generalised_eigvals(0.5 * (K + K.T), m, [0, k - 1], "elastica_frequencies3d"))
 
 
 def _dead_end_torque_class():
