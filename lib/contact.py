@@ -133,14 +133,9 @@ class ContactSolveError(SolveError):
 # --------------------------------------------------------------------------------------
 # argument checks (lib.core.checks): the models' kinds and the rod's state
 # --------------------------------------------------------------------------------------
-_FACTORY = {"FreeRod": "make_free_rod", "Plane": "make_plane", "Friction": "make_friction",
-            "Penalty": "make_penalty", "Gait": "snake_gait"}
-
-
 def _kind(value, name, cls):
     """``value`` an instance of the model class ``cls`` (ValueError naming ``name``)."""
-    return checks.kind(value, name, cls, f"a lib.contact.{cls.__name__} (made by "
-                                         f"{_FACTORY[cls.__name__]})")
+    return checks.kind(value, name, cls, f"a lib.contact.{cls.__name__}")
 
 
 def _array(value, name, **kw):
@@ -461,10 +456,6 @@ def kinetic_energy(rod, v, w):
     if v.shape[-2:] != (rod.N + 1, 3):
         raise ValueError(f"v must have shape (..., {rod.N + 1}, 3), got shape {v.shape}")
     w = _array(w, "w", shape=v.shape[:-2] + (rod.N, 3))
-    return _kinetic(rod, v, w)
-
-
-def _kinetic(rod, v, w):
     Tt = 0.5 * np.sum(rod.node_masses[:, None] * v * v, axis=(-2, -1))
     Tr = 0.5 * np.sum(rod.inertia * w * w, axis=(-2, -1))
     if np.ndim(Tt) == 0:
@@ -674,15 +665,14 @@ _DROP = 0.1
 
 def _broadcast(**arrays):
     """The arrays (finite, real) checked and broadcast together; a mismatch names the last."""
-    out, names = [], []
+    out = []
     for name, a in arrays.items():
         out.append(_array(a, name))
-        names.append(name)
         try:
             np.broadcast_shapes(*(o.shape for o in out))
         except ValueError:
             raise ValueError(f"{name} of shape {out[-1].shape} does not broadcast against "
-                             f"{', '.join(names[:-1])}") from None
+                             f"{', '.join(list(arrays)[:len(out) - 1])}") from None
     return out
 
 
@@ -972,19 +962,9 @@ def _load_fn(rod, load, batch_shape):
         return lambda t, x, Q: zero
     if callable(load):
         return load
-    f = _node_forces(rod, load, batch_shape)
+    f = _broadcast_to(load, "load", batch_shape + (rod.N + 1, 3))
     zt = np.zeros(batch_shape + (rod.N, 3))
     return lambda t, x, Q: (f, zt)
-
-
-def _node_forces(rod, load, lead):
-    """Node forces ([B,] N+1, 3) broadcast to the batch ``lead`` (ValueError naming load)."""
-    f = _array(load, "load")
-    try:
-        return np.broadcast_to(f, lead + (rod.N + 1, 3))
-    except ValueError:
-        raise ValueError(f"load must be node forces of shape ([B,] {rod.N + 1}, 3) or a "
-                         f"callable, got shape {f.shape}") from None
 
 
 def _broadcast_to(value, name, shape):
@@ -1011,7 +991,7 @@ def _initial(rod, plane, state, v, w, tol, batch):
 def _record(rod, plane, x, v, w):
     m = rod.node_masses
     com = np.einsum("i,...ij->...j", m, x) / m.sum()
-    Tt, Tr = _kinetic(rod, v, w)
+    Tt, Tr = kinetic_energy(rod, v, w)
     return com, np.stack(np.broadcast_arrays(Tt, Tr), axis=-1), _gap(rod, plane, x).min(axis=-1)
 
 
@@ -1180,7 +1160,7 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
                              "penalty formulation (stiffness, damping or slip_speed)")
     every = nsteps if every is None else checks.integer(every, "every", low=1)
     B = lead[0] if lead else 1
-    fe = np.zeros((B, rod.N + 1, 3)) if load is None else _node_forces(rod, load, (B,))
+    fe = np.zeros((B, rod.N + 1, 3)) if load is None else _broadcast_to(load, "load", (B, rod.N + 1, 3))
     fe = np.moveaxis(fe, -1, 0)
 
     def cf(a):
@@ -1540,9 +1520,8 @@ def _members(rod, plane, penalty, forces, alphas):
 
 
 def _drop_state(rod, plane, height, tilt):
-    tilt = checks.real(tilt, "drop_tilt")
     s0 = straight(rod, direction=np.array([0.0, math.sin(tilt), math.cos(tilt)]), normal=_UP)
-    lift = plane.origin + (rod.radius + checks.nonnegative(height, "drop_height")) * _UP
+    lift = plane.origin + (rod.radius + height) * _UP
     return State(s0.x + lift, s0.Q)
 
 
@@ -1555,7 +1534,7 @@ def _drop_result(rod, normal, gap_min, v, run, dt):
 def _drop(N, fr, youngs_modulus, height, tilt, damping, T, dt):
     """The rest case of formulation (b), on its own damped rod."""
     rod = validation_rod(N, youngs_modulus)
-    rod = FreeRod(**{**rod.__dict__, "damping": checks.nonnegative(damping, "drop_damping")})
+    rod = FreeRod(**{**rod.__dict__, "damping": damping})
     plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
     run = simulate_complementarity(rod, plane, fr, _drop_state(rod, plane, height, tilt), dt=dt,
                                    t_end=T, grav=[0.0, -GRAVITY, 0.0], every=1)
@@ -1607,8 +1586,8 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     for name, value in (("dt", dt), ("drop_dt", drop_dt)):
         if value is not None:
             checks.positive(value, name)
-    checks.nonnegative(drop_height, "drop_height"), checks.real(drop_tilt, "drop_tilt")
-    checks.nonnegative(drop_damping, "drop_damping")
+    drop_height, drop_tilt = checks.nonnegative(drop_height, "drop_height"), checks.real(drop_tilt, "drop_tilt")
+    drop_damping = checks.nonnegative(drop_damping, "drop_damping")
     if penalty is not None:
         _kind(penalty, "penalty", Penalty)
     rod = validation_rod(N, youngs_modulus)
@@ -1636,7 +1615,7 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
                             np.array([0.0, -GRAVITY, 0.0])))
             every = max(1, nsteps // 100)
         kinds = np.array([m[0] for m in members])
-        nu = np.where(kinds == "drop", checks.nonnegative(drop_damping, "drop_damping"), 0.0)
+        nu = np.where(kinds == "drop", drop_damping, 0.0)
         st = State(np.stack([m[1].x for m in members]), np.stack([m[1].Q for m in members]))
         run = simulate_penalty(rod, plane, fr, pen, st, dt=dt, t_end=T,
                                grav=np.stack([m[3] for m in members]),

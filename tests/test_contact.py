@@ -498,7 +498,7 @@ def test_extreme_but_legal_inputs():
 def test_bad_models_and_states_name_the_argument():
     rod = C.make_free_rod(3)
     s = C.straight(rod)
-    with pytest.raises(ValueError, match="rod must be a lib.contact.FreeRod"):
+    with pytest.raises(ValueError, match="rod must be a lib.contact.FreeRod, got a Rod3D"):
         C.energy(r3.make_rod3d(3), s)
     with pytest.raises(ValueError, match=r"state\.Q must hold unit quaternions"):
         C.gradient(rod, C.State(s.x, 0 * s.Q))
