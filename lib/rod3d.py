@@ -1209,8 +1209,8 @@ def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
     w = checks.array(w, "w", shape=(Q.shape[0], 3))
     J = checks.array(J, "J", shape=(Q.shape[0], 3), low=0.0, include_low=False)
     checks.choice(gyro, "gyro", ("explicit", "midpoint"))
-    return _lie_verlet_step(x, Q, v, w, checks.positive(dt, "dt"), checks.function(forces, "forces"),
-                            J, gyro)
+    dt, forces = checks.positive(dt, "dt"), checks.function(forces, "forces")
+    return _lie_verlet_step(x, Q, v, w, dt, forces, J, gyro)
 
 
 def _lie_verlet_step(x, Q, v, w, dt, forces, J, gyro):

@@ -252,7 +252,8 @@ def test_elastica_run_reports_a_blow_up_with_the_step_reached(monkeypatch):
     # with the up-front limit fooled, the run itself must notice the motion leave the rod's reach
     limit = 2.0 / rod3d.omega_max_estimate(rod3d.make_rod3d(10))["max"]
     monkeypatch.setattr(rod3d, "omega_max_estimate", lambda model: {"max": 1e-3})
-    with pytest.raises(rod3d.BlowUpError, match=r"^elastica_run .*: step \d+ \(t = .*\).*reach") as err:
+    with pytest.raises(rod3d.BlowUpError,
+                       match=r"^elastica_run .*: step \d+ \(t = .*\).*reach") as err:
         cc.elastica_run(10, (0.0, -1.0, 0.0), 1.5 * limit, 2000)
     assert isinstance(err.value, SolveError) and isinstance(err.value, FloatingPointError)
     assert err.value.step < 2000

@@ -221,7 +221,7 @@ def elastica_static_tip(N, load=0.01, r_over_L=0.04, nu=0.5, ks=None, t_end=6.0,
     erod = elastica_rod(N, r_over_L, nu, ks)
     K, m = elastica_linearisation(N, r_over_L, nu, ks)
     lam_max = generalised_eigvals(0.5 * (K + K.T), m, [K.shape[0] - 1, K.shape[0] - 1],
-                       "elastica_static_tip")[0]
+                                  "elastica_static_tip")[0]
     dt = dt_factor * 2.0 / math.sqrt(lam_max)
     steps = int(math.ceil(t_end / dt))
     damping = 2.0 * float(beam.euler_bernoulli_omegas(1)[0]) if damping is None else damping
@@ -398,7 +398,8 @@ def elastica_frequencies3d(N, k=6, r_over_L=0.04, nu=0.5, ks=None):
     """Lowest ``k`` frequencies of :func:`elastica_linearisation3d` (symmetric part, ``eigh``)."""
     K, m = elastica_linearisation3d(N, r_over_L, nu, ks)
     k = checks.integer(k, "k", 1, m.size)
-    return np.sqrt(generalised_eigvals(0.5 * (K + K.T), m, [0, k - 1], "elastica_frequencies3d"))
+    lam = generalised_eigvals(0.5 * (K + K.T), m, [0, k - 1], "elastica_frequencies3d")
+    return np.sqrt(lam)
 
 
 def _dead_end_torque_class():
