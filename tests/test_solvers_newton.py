@@ -7,7 +7,7 @@ leaves the other unknowns alone; a residual whose round-off floor exceeds
 ``tol * scale`` converges with the absolute floor (and stalls without it, as the old
 incompressible load path did); every failure is a SolveError saying why, at which
 iteration, with which residual; every bad option is a ValueError naming it.
-(The reproduction of each existing loop is tests/test_solvers_newton_equivalence.py.)
+(The reproduction of each existing loop is in tests/equivalence/.)
 """
 import numpy as np
 import pytest

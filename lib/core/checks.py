@@ -272,6 +272,15 @@ def _first(mask):
     return idx[0] if len(idx) == 1 else idx
 
 
+def _has_bool(value):
+    """A bool anywhere in a nested sequence (NumPy turns ``(True, 0)`` into ints)."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_has_bool(v) for v in value)
+    return isinstance(value, np.ndarray) and value.dtype.kind == "b"
+
+
 def array(value, name, shape=None, *, finite=True, low=None, high=None, include_low=True,
           include_high=True, nonempty=False, broadcast=False):
     """An array of real numbers as a float ``ndarray`` of a given shape.
@@ -331,6 +340,9 @@ def array(value, name, shape=None, *, finite=True, low=None, high=None, include_
                  "O": " (not all numbers, or ragged)"}
         raise ValueError(f"{name} must be an array of real numbers, got {show(value)}"
                          f"{kinds.get(a.dtype.kind, f' (dtype {a.dtype})')}")
+    if not isinstance(value, np.ndarray) and a.dtype.kind in "iu" and _has_bool(value):
+        raise ValueError(f"{name} must be an array of real numbers, got {show(value)} "
+                         f"(bools among the numbers)")
     a = a.astype(float, copy=False)
     if shape is not None:
         shape = tuple(shape)

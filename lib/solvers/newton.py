@@ -78,7 +78,7 @@ residual exceeds it.  ``record=True`` returns the residual history and
 Which configuration reproduces each loop of ``lib``
 ---------------------------------------------------
 Checked iteration for iteration, solution to round-off, by
-``tests/test_solvers_newton_equivalence.py`` (``L``: rod length, ``N`` elements,
+``tests/equivalence/test_<module>.py`` (``L``: rod length, ``N`` elements,
 ``eps`` machine epsilon, ``S = EA + k_sGA``; ``bt`` = ``max_backtracks``):
 
 ==============================  ======================  ==========  ==========================  ===============================================
@@ -87,7 +87,7 @@ loop                            accept                  roundoff    floor       
 ``integrate.newton_solve``      residual                step        None (any)                  the defaults: ``xtol_rel=8 eps``, bt 30
 ``rod.static``                  energy-or-residual      correction  ``64 eps S``                ``xtol=1e-14 L``, ``xtol_rel=0``, bt 33, J =
                                                                                                 ``factor(H, banded=ab)`` (banded Cholesky)
-``actuation._newton``           energy-or-residual      correction  ``8 eps S max(64, N)``      as rod.static (sparse LU); ``admissible``: the
+``actuation._equilibrium``      energy-or-residual      correction  ``8 eps S max(64, N)``      as rod.static (sparse LU); ``admissible``: the
                                                                                                 tendon's eyelets stay apart
 ``rod3d.static``                natural                 correction  ``16 eps S max(N, 4)``      ``xtol=1e-14 L``, ``xtol_rel=0``, bt 26,
                                                                                                 ``update`` = retract, ``free``, ``residual``
@@ -353,15 +353,15 @@ def _newton(fun, x0, tol, maxiter, line_search, max_backtracks, where, *, accept
                             history=None if hist is None else tuple(hist))
 
     def tangent(J, R, sc, it):
-        if callable(J) and not isinstance(J, Factor):
-            J = J()
-        if isinstance(J, Factor):
+        try:                       # a lazy J that fails to build or factor is this iteration's failure
+            if callable(J) and not isinstance(J, Factor):
+                J = J()
+            if isinstance(J, Factor):
+                if fi is not None:
+                    raise ValueError("free cannot be used with a J that is already factorised")
+                return J
             if fi is not None:
-                raise ValueError("free cannot be used with a J that is already factorised")
-            return J
-        if fi is not None:
-            J = J[fi][:, fi] if sp.issparse(J) else np.asarray(J, dtype=float)[np.ix_(fi, fi)]
-        try:
+                J = J[fi][:, fi] if sp.issparse(J) else np.asarray(J, dtype=float)[np.ix_(fi, fi)]
             return factor(J, where=f"{where} tangent")
         except SolveError as err:
             fail("singular" if err.reason != "non-finite" else "non-finite", it, R, sc,
