@@ -96,9 +96,9 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.interpolate import BSpline
-from scipy.sparse.linalg import splu
 
 from .core import checks, so3
+from .core.linalg import factor
 from .core.errors import SolveError
 from .solvers import cone
 from . import rod3d as r3
@@ -1315,18 +1315,16 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
     pivots = switches = 0
     for k in range(1, nsteps + 1):
         t0 = (k - 1) * dt
-        st = State(x, Q)
         gx, gp = _elastic(rod, x, Q)
         fe, te = loadf(t0, x, Q)
         F = _join(fe + mn * g - gx, te - gp - so3.cross(w, Jr * w))
         V = _join(v, w)
         A = sp.diags(M + dt * Dd) + dt * dt * _hessian(rod, x, Q)
         try:
-            lu = splu(A.tocsc())
-        except RuntimeError as exc:
-            raise ContactSolveError(f"complementarity: step {k} (t = {t0:.6g} s): the step "
-                                    f"matrix M + h D + h^2 K is singular ({exc})") from None
-        Vf = lu.solve(M * V + dt * F)
+            lu = factor(A, where="the step matrix M + h D + h^2 K")
+            Vf = lu.solve(M * V + dt * F)
+        except SolveError as exc:
+            raise ContactSolveError(f"complementarity: step {k} (t = {t0:.6g} s): {exc}") from None
         gaps = _gap(rod, plane, x)
         Jc = _contact_jacobian(rod, n, x, Q)
         un_free = (Jc @ Vf)[0::3]
