@@ -623,10 +623,6 @@ def mass(rod):
     return M.ravel()
 
 
-def _check_k(k, n):
-    return None if k is None else checks.integer(k, "k", 1, n)
-
-
 def modes(rod, k=None, state=None, load=None):
     """Frequencies and M-orthonormal mode shapes of the linearisation about a state.
 
@@ -649,8 +645,7 @@ def modes(rod, k=None, state=None, load=None):
     >>> V.shape
     (24, 3)
     """
-    _check_rod(rod)
-    k = _check_k(k, rod.ndof)
+    k = None if k is None else checks.integer(k, "k", 1, _check_rod(rod).ndof)
     x, Q, load, _ = _checked(rod, straight(rod) if state is None else state, load)
     K = _hessian(rod, x, Q, load).toarray()
     sub = None if k is None else [0, k - 1]
