@@ -72,10 +72,8 @@ def _contact(contact):
     if not (isinstance(contact, dict) and set(contact) == set(ELASTICA_CONTACT)):
         raise ValueError(f"contact must be None or a dict with keys k, nu, slip_velocity_tol, "
                          f"got {checks.show(contact)}")
-    return {"k": checks.positive(contact["k"], "contact['k']"),
-            "nu": checks.nonnegative(contact["nu"], "contact['nu']"),
-            "slip_velocity_tol": checks.positive(contact["slip_velocity_tol"],
-                                                 "contact['slip_velocity_tol']")}
+    return {k: (checks.nonnegative if k == "nu" else checks.positive)(v, f"contact[{k!r}]")
+            for k, v in contact.items()}
 
 
 def _incline(alpha):
