@@ -138,15 +138,6 @@ def _kind(value, name, cls):
     return checks.kind(value, name, cls, f"a lib.contact.{cls.__name__}")
 
 
-def _array(value, name, **kw):
-    """:func:`lib.core.checks.array`, for a single number too (its NaN and range messages
-    index the array, which fails on 0-d arrays: the number is checked as a 1-vector)."""
-    scalar = (np.ndim(value) == 0 and kw.get("shape") is None
-              and isinstance(value, (int, float, np.number, np.ndarray)))
-    a = checks.array(np.reshape(value, 1) if scalar else value, name, **kw)
-    return a.reshape(()) if scalar else a
-
-
 def _direction(v, name):
     """A nonzero 3-vector, normalised (rescaled first if its norm under- or overflows)."""
     a = checks.vector(v, name, 3)
@@ -279,7 +270,7 @@ def _check_state(rod, state, batch=False):
     if not (isinstance(state, (tuple, list)) and len(state) == 2):
         raise ValueError(f"state must be a State (x, Q), got {checks.show(state)}")
     lead = (None,) if batch and np.ndim(state[0]) == 3 else ()
-    x = _array(state[0], "state.x", shape=lead + (rod.N + 1, 3))
+    x = checks.array(state[0], "state.x", shape=lead + (rod.N + 1, 3))
     Q = checks.quaternions(state[1], "state.Q", shape=x.shape[:-2] + (rod.N, 4))
     return x, Q
 
@@ -321,7 +312,7 @@ def _grav(grav, lead=()):
     if grav is None:
         return np.zeros(3)
     if lead and np.ndim(grav) == 2:
-        return _array(grav, "grav", shape=tuple(lead) + (3,))
+        return checks.array(grav, "grav", shape=tuple(lead) + (3,))
     return checks.vector(grav, "grav", 3)
 
 
@@ -452,10 +443,10 @@ def kinetic_energy(rod, v, w):
     (1.5, 0.0)
     """
     _kind(rod, "rod", FreeRod)
-    v = _array(v, "v")
+    v = checks.array(v, "v")
     if v.shape[-2:] != (rod.N + 1, 3):
         raise ValueError(f"v must have shape (..., {rod.N + 1}, 3), got shape {v.shape}")
-    w = _array(w, "w", shape=v.shape[:-2] + (rod.N, 3))
+    w = checks.array(w, "w", shape=v.shape[:-2] + (rod.N, 3))
     Tt = 0.5 * np.sum(rod.node_masses[:, None] * v * v, axis=(-2, -1))
     Tr = 0.5 * np.sum(rod.inertia * w * w, axis=(-2, -1))
     if np.ndim(Tt) == 0:
@@ -503,11 +494,11 @@ def make_friction(static, kinetic):
     """
     out = []
     for name, val in (("static", static), ("kinetic", kinetic)):
-        a = _array(val, name)
+        a = checks.array(val, name)
         if a.ndim not in (1, 2) or a.shape[-1] != 3 or a.size == 0:
             raise ValueError(f"{name} must be three coefficients (forward, backward, lateral), "
                              f"or one triple per batch member, got shape {a.shape}")
-        out.append(_array(a, name, low=0.0))
+        out.append(checks.array(a, name, low=0.0))
     if out[0].shape != out[1].shape:
         raise ValueError(f"static and kinetic must have the same shape, got {out[0].shape} "
                          f"and {out[1].shape}")
@@ -667,7 +658,7 @@ def _broadcast(**arrays):
     """The arrays (finite, real) checked and broadcast together; a mismatch names the last."""
     out = []
     for name, a in arrays.items():
-        out.append(_array(a, name))
+        out.append(checks.array(a, name))
         try:
             np.broadcast_shapes(*(o.shape for o in out))
         except ValueError:
@@ -968,7 +959,7 @@ def _load_fn(rod, load, batch_shape):
 
 
 def _broadcast_to(value, name, shape):
-    a = _array(value, name)
+    a = checks.array(value, name)
     try:
         return np.broadcast_to(a, shape).copy()
     except ValueError:
@@ -1249,7 +1240,7 @@ def facet_coefficients(friction, directions, kind="static"):
     _kind(friction, "friction", Friction)
     checks.choice(kind, "kind", ("static", "kinetic"))
     mu = friction.static if kind == "static" else friction.kinetic
-    c, s = _array(directions, "directions", shape=(2, None))
+    c, s = checks.array(directions, "directions", shape=(2, None))
     mu_a = np.where(c > 0, mu[1], mu[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(c != 0, (c / mu_a) ** 2, 0.0) + np.where(s != 0, (s / mu[2]) ** 2, 0.0)
@@ -1390,7 +1381,7 @@ def axial_drag_energy(force, time, mass, mu_static, mu_kinetic, g=GRAVITY):
     >>> axial_drag_energy([5.0, 10.0], 0.25, 1.0, 0.8, 0.4, g=10.0).tolist()
     [0.0, 1.125]
     """
-    F = np.abs(_array(force, "force"))
+    F = np.abs(checks.array(force, "force"))
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     ms, mk = checks.nonnegative(mu_static, "mu_static"), checks.nonnegative(mu_kinetic, "mu_kinetic")
     g = checks.positive(g, "g")
@@ -1449,7 +1440,7 @@ def penalty_creep(force, time, mass, mu_static, slip_speed, g=GRAVITY):
     >>> round(penalty_creep(4.0, 0.25, 1.0, 0.8, 1e-3, g=10.0) * 1e3, 6)     # mm
     0.124938
     """
-    F = _array(force, "force")
+    F = checks.array(force, "force")
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     ms = checks.positive(mu_static, "mu_static")
     eps = checks.positive(slip_speed, "slip_speed")
@@ -1487,7 +1478,7 @@ def _resting(rod, plane, penalty, grav):
 
 def _incline(alpha, name="alpha"):
     """Incline angles in [0, pi/2) (radians), a number or an array."""
-    return _array(alpha, name, low=0.0, high=math.pi / 2, include_high=False)
+    return checks.array(alpha, name, low=0.0, high=math.pi / 2, include_high=False)
 
 
 def incline_gravity(alpha, g=GRAVITY):
@@ -1577,7 +1568,7 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     """
     V = VALIDATION
     T = V["time"] if time is None else checks.positive(time, "time")
-    F = np.atleast_1d(_array(forces, "forces")).ravel()
+    F = np.atleast_1d(checks.array(forces, "forces")).ravel()
     al = np.atleast_1d(_incline(alphas, "alphas")).ravel()
     checks.choice(formulation, "formulation", ("penalty", "complementarity"))
     drop = checks.boolean(drop, "drop")
@@ -1806,7 +1797,7 @@ def snake_speed(t, com, period):
     0.01
     """
     t = checks.vector(t, "t", nonempty=True)
-    com = _array(com, "com")
+    com = checks.array(com, "com")
     if com.ndim not in (2, 3) or com.shape[0] != t.size or com.shape[-1] != 3:
         raise ValueError(f"com must have shape ({t.size}, [B,] 3), one row per entry of t, got "
                          f"shape {com.shape}")
