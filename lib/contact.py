@@ -1348,7 +1348,7 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
             fn[near] = res.impulse[:, 0] / dt
             stick[near] = res.sticking | (res.impulse[:, 0] <= 0)
         stick[~near] = True
-        v, w = _split(rod, Vf, "V")
+        v, w = _unjoin(rod, Vf)
         x = x + dt * v
         Q = r3.quat_mul(Q, r3.quat_exp(dt * w))
         Q /= np.linalg.norm(Q, axis=-1, keepdims=True)
