@@ -303,7 +303,7 @@ def retract(rod, state, dq):
 
 def _retract(rod, x, Q, dq):
     dx, psi = _unjoin(rod, dq)
-    Qn = r3.quat_mul(Q, r3.quat_exp(psi))
+    Qn = so3.quat_mul(Q, so3.quat_exp(psi))
     return State(x + dx, Qn / np.linalg.norm(Qn, axis=-1, keepdims=True))
 
 
@@ -318,14 +318,14 @@ def _grav(grav, lead=()):
 
 def _strains(rod, x, Q):
     """Batched kinematics: R, u = R^T d, n = C Gamma, theta (..., N-1, 3)."""
-    R = r3.rotmat(Q)
+    R = so3.rotmat(Q)
     d = x[..., 1:, :] - x[..., :-1, :]
     u = np.einsum("...ji,...j->...i", R, d)
     n = u / rod.ell
     n[..., 0] -= 1.0
     n *= np.array([rod.EA, rod.kGA, rod.kGA])
     Qc = Q[..., :-1, :] * np.array([1.0, -1.0, -1.0, -1.0])
-    theta = r3.quat_log(r3.quat_mul(Qc, Q[..., 1:, :]))
+    theta = so3.quat_log(so3.quat_mul(Qc, Q[..., 1:, :]))
     return R, u, n, theta
 
 
@@ -1350,7 +1350,7 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
         stick[~near] = True
         v, w = _unjoin(rod, Vf)
         x = x + dt * v
-        Q = r3.quat_mul(Q, r3.quat_exp(dt * w))
+        Q = so3.quat_mul(Q, so3.quat_exp(dt * w))
         Q /= np.linalg.norm(Q, axis=-1, keepdims=True)
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(Q))):
             raise ContactSolveError(f"complementarity: step {k} (t = {k * dt:.6g} s): the "
