@@ -161,3 +161,15 @@ MODELS = [
           hessian=fem.hessian)
     for element, nu in (("T3", 0.3), ("T6", 0.45))
 ]
+
+
+def _density(F):
+    return np.eye(2) + np.asarray(F).reshape(2, 2)
+
+
+MODELS.append(
+    Model("fem.neo_hookean[density W, P, A]", lambda: (1.0, 2.0),
+          lambda ml, rng: rng.standard_normal(4) * 0.1,
+          energy=lambda ml, F: float(fem.neo_hookean(_density(F), *ml, order=0)),
+          gradient=lambda ml, F: fem.neo_hookean(_density(F), *ml, order=1)[1].ravel(),
+          hessian=lambda ml, F: fem.neo_hookean(_density(F), *ml)[2].reshape(4, 4)))

@@ -164,3 +164,18 @@ MODELS = [
         ("P1P0", inc.yeoh(1.0, -0.1, 0.05, nu=0.5)),
     )
 ]
+
+
+def _density(F):
+    return np.eye(2) + np.asarray(F).reshape(2, 2)
+
+
+MODELS += [
+    Model(f"incompressible.response[{mat.model}]", lambda mat=mat: mat,
+          lambda mat, rng: rng.standard_normal(4) * 0.1,
+          energy=lambda mat, F: float(inc.response(mat, _density(F), order=0)),
+          gradient=lambda mat, F: inc.response(mat, _density(F), order=1)[1].ravel(),
+          hessian=lambda mat, F: inc.response(mat, _density(F))[2].reshape(4, 4), rtol=1e-6)
+    for mat in (inc.neo_hookean(1.0, 0.45), inc.mooney_rivlin(0.3, 0.2, 0.4),
+                inc.yeoh(*inc.ECOFLEX_0030_YEOH, nu=0.45), inc.stable_neo_hookean(1.0, 0.4))
+]
