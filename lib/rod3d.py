@@ -991,10 +991,14 @@ def greenhill_twist(nu=0.5, L=1.0):
     Linearised Kirchhoff equations B w'''' - i T w''' = 0 (w = y + i z) with
     w = w' = 0 at both ends give (kL/2) = tan(kL/2), k = T/B, first root
     kL = 8.9868; with T = GJ Phi/L the critical twist is Phi = 8.9868 B/(GJ) =
-    8.9868 (1 + nu).
+    8.9868 (1 + nu).  The critical *angle* depends on neither L nor EI (a longer shaft
+    buckles at a smaller moment T = 8.9868 B/L, which the same angle supplies); ``L`` is
+    checked and otherwise unused, kept so that a call may name the shaft it means.
 
     >>> round(greenhill_twist(0.5), 4)
     13.4802
+    >>> greenhill_twist(0.5, L=3.0) == greenhill_twist(0.5)
+    True
     """
     nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
     checks.positive(L, "L")
@@ -1012,7 +1016,7 @@ def critical_twist(rod, bracket=None):
     >>> round(critical_twist(make_rod3d(20, r_over_L=0.01)) / greenhill_twist(), 2)
     1.0
     """
-    g = greenhill_twist(_check_rod(rod).nu, rod.L) * rod.L
+    g = greenhill_twist(_check_rod(rod).nu)          # an angle: the same for every L
     if bracket is None:              # within the twist the N elements can carry
         lo, hi = 0.5 * g, min(1.5 * g, 0.999 * math.pi * rod.N)
     else:

@@ -200,6 +200,19 @@ def test_greenhill_critical_twist_converges_at_second_order():
     assert -2.2 < slope < -1.9 and err[-1] < 1e-3
 
 
+@pytest.mark.parametrize("L", [0.5, 2.0, 3.0])
+def test_critical_twist_is_an_angle_independent_of_length(L):
+    # Greenhill's critical angle 8.9868 B/GJ does not depend on L: for the same slenderness
+    # the discrete rod of length L is the L = 1 rod rescaled, so its critical end rotation
+    # is the same number (the old bracket, scaled by L, raised at L = 0.5 and L = 3)
+    base = R3.critical_twist(R3.make_rod3d(20, r_over_L=0.01))
+    for EI in (1.0, 2.5):
+        c = R3.critical_twist(R3.make_rod3d(20, r_over_L=0.01, L=L, EI=EI))
+        assert c == pytest.approx(base, rel=1e-9)
+    assert R3.greenhill_twist(0.5, L) == R3.greenhill_twist(0.5)
+    assert abs(c / R3.greenhill_twist(0.5) - 1) < 5e-3
+
+
 def test_greenhill_root_solves_tan_equation():
     k = R3.greenhill_twist(0.0)
     assert np.tan(k / 2) == pytest.approx(k / 2, rel=1e-10)
