@@ -36,7 +36,7 @@ newmark_step, newmark                                          implicit Newmark-
 generalized_alpha_parameters, hht_parameters, generalized_alpha_step, generalized_alpha
                                                                the generalised-alpha family
 discrete_gradient_correction, discrete_gradient_step, discrete_gradient
-                                                               Gonzalez's energy-conserving scheme
+                                                               the midpoint discrete gradient
 critical_step, damped_critical_step                            explicit stability limits
 verlet_amplification, damped_leapfrog_amplification, newmark_amplification,
 generalized_alpha_amplification, newmark_frequency, newmark_period_error
@@ -1081,10 +1081,10 @@ def _dg_correction(energy0, energy1, g_mid, dq, M):
 def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-10, maxiter=40,
                            predictor="displacement", line_search="fallback", max_halvings=0,
                            gradient=None):
-    """One energy-conserving step for M q'' + grad Pi(q) = 0 (Gonzalez discrete gradient).
+    """One energy-conserving step for M q'' + grad Pi(q) = 0 (midpoint discrete gradient, metric M).
 
-    The scheme (Gonzalez 1996; Simo and Tarnow 1992 for its energy-momentum
-    ancestor) is
+    The scheme (Gonzalez 1996 in the metric M, McLachlan, Quispel and Robidoux
+    1999; Simo and Tarnow 1992 for its energy-momentum ancestor) is
 
         q_1 - q_0 = dt v_m,   v_m = (v_0 + v_1)/2,
         M (v_1 - v_0) = -dt [grad_bar Pi(q_0, q_1) + f_d(q_m, v_m)],
@@ -1116,8 +1116,20 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
       Rayleigh dissipation D (f_d = dD/dv, D quadratic in v) it falls by
       exactly dt * 2 D(q_m, v_m) per step;
     * second order and symmetric (time-reversible);
-    * linear momentum and, for the Euclidean metric and a rotation-invariant
-      Pi, angular momentum are conserved too (Gonzalez 1996) — not used here.
+    * momentum is *not* conserved: the correction c M dq has a component along
+      a rigid translation or rotation, so linear and angular momentum drift even
+      for a translation- or rotation-invariant Pi, in this metric and in the
+      Euclidean one (the tests measure the drift on a free two-body spring and a
+      Kepler orbit).  Conserving them as well needs the discrete gradient taken
+      in invariant coordinates (distances, stretches), as in Simo and Tarnow's
+      energy-momentum method and Gonzalez (1996).
+
+    Gonzalez's midpoint discrete gradient is Euclidean; taking the correction in the
+    metric M is the generalisation to an arbitrary symmetric positive definite
+    metric in the discrete-gradient family of McLachlan, Quispel and Robidoux (1999).
+    The energy balance above holds by construction for *any* ``energy``/``force``
+    pair, even an inconsistent one (a wrong gradient conserves H just as well while
+    the motion goes wrong): conservation checks the Newton solve, not the model.
 
     Parameters
     ----------

@@ -235,3 +235,64 @@ def test_exact_dense_tangent_converges_faster_to_the_same_step(bent_rod):
                                      gradient=lambda q: rod.gradient(rd, q))
     H = rod.energy(rd, tr.q) + integrate.kinetic_energy(M, tr.v)
     assert np.abs(H / H[0] - 1).max() < 1e-10
+
+
+def kepler():
+    energy = lambda q: float(-1.0 / np.linalg.norm(q))
+
+    def force(q):
+        r = np.linalg.norm(q)
+        return q / r ** 3, np.eye(2) / r ** 3 - 3.0 * np.outer(q, q) / r ** 5
+    return energy, force
+
+
+def test_mass_metric_discrete_gradient_conserves_energy_but_not_angular_momentum():
+    # the docstring's claim (issue 25): the correction c M dq is not perpendicular to
+    # the rotation, so a rotation-invariant Pi does not keep q x p, Euclidean metric too
+    energy, force = kepler()
+    tr = integrate.discrete_gradient(np.array([1.0, 0.0]), np.array([0.0, 1.2]), 0.1, 300,
+                                     energy, force, np.ones(2), tol=1e-13,
+                                     gradient=lambda q: force(q)[0])
+    H = np.array([energy(q) for q in tr.q]) + 0.5 * (tr.v ** 2).sum(axis=1)
+    L = tr.q[:, 0] * tr.v[:, 1] - tr.q[:, 1] * tr.v[:, 0]
+    assert np.abs(H / H[0] - 1).max() < 1e-11
+    assert np.abs(L / L[0] - 1).max() > 1e-4          # drifts (about 1e-3 here)
+
+
+def test_mass_metric_discrete_gradient_does_not_conserve_linear_momentum():
+    # two unequal masses joined by a nonlinear (geometrically exact) spring, in the plane
+    m = np.array([1.0, 1.0, 3.0, 3.0])
+
+    def parts(q):
+        d = q[2:] - q[:2]
+        r = np.linalg.norm(d)
+        return d, r, d / r
+    energy = lambda q: float(50.0 * (parts(q)[1] - 1.0) ** 2)
+
+    def force(q):
+        d, r, n = parts(q)
+        Kd = 100.0 * ((1.0 - 1.0 / r) * np.eye(2) + np.outer(n, n) / r)
+        g = 100.0 * (r - 1.0) * n
+        return np.r_[-g, g], np.block([[Kd, -Kd], [-Kd, Kd]])
+    tr = integrate.discrete_gradient(np.array([0.0, 0.0, 1.5, 0.0]), np.array([0, 0, 0, 1.0]),
+                                     0.1, 300, energy, force, m, tol=1e-13,
+                                     gradient=lambda q: force(q)[0])
+    P = (tr.v * m).reshape(-1, 2, 2).sum(axis=1)
+    H = np.array([energy(q) for q in tr.q]) + 0.5 * (m * tr.v ** 2).sum(axis=1)
+    assert np.abs(H / H[0] - 1).max() < 1e-11
+    assert np.abs(P - P[0]).max() / np.linalg.norm(P[0]) > 1e-2   # about 5 % here
+
+
+def test_energy_is_conserved_for_a_wrong_gradient_so_conservation_is_not_correctness():
+    # a gradient scaled by 0.7 is inconsistent with the energy: the discrete chain rule
+    # still makes H exact (to the Newton tolerance) while the orbit goes wrong.  (In one
+    # dimension the discrete gradient is unique, dPi/dq, and a wrong gradient would not
+    # show: hence the plane.)
+    energy, force = kepler()
+    wrong = lambda q: tuple(0.7 * x for x in force(q))
+    run = lambda f: integrate.discrete_gradient(np.array([1.0, 0.0]), np.array([0.0, 1.2]), 0.05,
+                                                200, energy, f, np.ones(2), tol=1e-12)
+    ok, bad = run(force), run(wrong)
+    H = np.array([energy(q) for q in bad.q]) + 0.5 * (bad.v ** 2).sum(axis=1)
+    assert np.abs(H / H[0] - 1).max() < 1e-10
+    assert np.abs(bad.q - ok.q).max() > 1.0             # the motion goes wrong
