@@ -985,7 +985,7 @@ def twisted_shaft_omegas(kL, n=2, Omega_max=80.0, grid=1600):
     return np.array(out)
 
 
-def greenhill_twist(nu=0.5, L=1.0):
+def greenhill_twist(nu=0.5, L=1.0, shear=0.0):
     r"""Greenhill's critical end rotation of a clamped-clamped shaft (no axial force).
 
     Linearised Kirchhoff equations B w'''' - i T w''' = 0 (w = y + i z) with
@@ -995,19 +995,41 @@ def greenhill_twist(nu=0.5, L=1.0):
     buckles at a smaller moment T = 8.9868 B/L, which the same angle supplies); ``L`` is
     checked and otherwise unused, kept so that a call may name the shaft it means.
 
+    With shear (the shearable Cosserat shaft: section tilt phi, shear force
+    k_sGA (w' - phi) constant along the shaft, the sections clamped at both ends) the
+    same steps give
+
+        tan x = x / (1 + 4 x^2 shear),   x = kL/2,   shear = EI/(k_s G A L^2),
+
+    whose first root above pi is returned as Phi = 2 x (1 + nu); for small ``shear`` it
+    is the unshearable angle times (1 - 4 shear) (chapter rod3d derives both).
+
+    Parameters
+    ----------
+    nu : float in (-1, 0.5], Poisson's ratio (B/GJ = 1 + nu).
+    L : float > 0, the shaft's length (the angle does not depend on it).
+    shear : float >= 0, the shear flexibility EI/(k_s G A L^2); 0 is Kirchhoff's rod.
+
+    Examples
+    --------
     >>> round(greenhill_twist(0.5), 4)
     13.4802
     >>> greenhill_twist(0.5, L=3.0) == greenhill_twist(0.5)
     True
+    >>> round(greenhill_twist(0.5, shear=1e-3) / greenhill_twist(0.5) - 1, 5)
+    -0.00397
     """
     nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
     checks.positive(L, "L")
-    return 2 * _greenhill_root() * (1.0 + nu)
+    shear = checks.nonnegative(shear, "shear")
+    return 2 * _greenhill_root(shear) * (1.0 + nu)
 
 
-def _greenhill_root():
-    """The first positive root z of tan z = z above pi (kL = 2 z = 8.9868)."""
-    return brentq(lambda u: math.tan(u) - u, math.pi + 1e-9, 1.5 * math.pi - 1e-9, xtol=1e-15)
+def _greenhill_root(shear=0.0):
+    """The first root x above pi of tan x = x/(1 + 4 x^2 shear) (kL = 2 x; 8.9868 without
+    shear).  It lies in (pi, 3 pi/2) for every shear >= 0."""
+    return brentq(lambda u: math.tan(u) - u / (1.0 + 4.0 * u * u * shear),
+                  math.pi + 1e-9, 1.5 * math.pi - 1e-9, xtol=1e-15)
 
 
 def critical_twist(rod, bracket=None):

@@ -471,3 +471,46 @@ def test_static_is_linear_down_to_a_tiny_load_and_scales_with_EI():
     stiff = R3.make_rod3d(10, r_over_L=0.002, EI=1e6)
     ps, _ = R3.tip(stiff, R3.static(stiff, (0.0, 0.0, -1e3), steps=1))
     assert ps == pytest.approx(p3, rel=1e-9, abs=1e-12)
+
+
+def test_shearable_greenhill_root_solves_the_clamped_boundary_problem():
+    # the derivation re-done as a linear system: u = w' = A + B e^{iks} + D s,
+    # w = a + A s + D s^2/2 + B e^{iks}/(ik), shear force N = i k EI D, section tilt
+    # w' - N/kGA = 0 and w = 0 at s = 0, L; its determinant vanishes at the root
+    nu, L, EI, kGA = 0.5, 1.0, 1.0, 300.0
+    phi = EI / (kGA * L**2)
+    Phi = R3.greenhill_twist(nu, L, shear=phi)
+    k = Phi / (1 + nu) / L
+
+    def det(kk):
+        c = 1j * kk * EI / kGA                  # tilt offset per unit D
+        E = np.exp(1j * kk * L)
+        M = np.array([[0, 1, 1, -c],                            # u(0) = c D
+                      [0, 1, E, L - c],                         # u(L) = c D
+                      [1, 0, 1 / (1j * kk), 0],                 # w(0) = 0
+                      [1, L, E / (1j * kk), L**2 / 2]])         # w(L) = 0
+        return abs(np.linalg.det(M))
+
+    assert det(k) < 1e-9 * det(1.05 * k)
+    assert det(k) < 1e-9 * det(0.95 * k)
+    # without shear the root moves up to Greenhill's (the determinant no longer vanishes)
+    assert det(R3.greenhill_twist(nu) / (1 + nu) / L) > 1e-4 * det(1.05 * k)
+
+
+def test_shearable_greenhill_falls_as_one_minus_four_phi():
+    g0 = R3.greenhill_twist(0.5)
+    phis = np.array([1e-6, 1e-5, 1e-4])
+    drop = np.array([R3.greenhill_twist(0.5, shear=p) / g0 - 1 for p in phis])
+    assert drop / phis == pytest.approx(-4.0, rel=2e-3)
+    assert R3.greenhill_twist(0.5, shear=0.0) == g0
+
+
+def test_discrete_rod_converges_to_shearable_greenhill_at_second_order():
+    # the stubby rod (r/L = 0.04) converges to the shearable root, not Greenhill's
+    m = R3.make_rod3d(10, r_over_L=0.04)
+    ref = R3.greenhill_twist(m.nu, shear=m.EI / (m.kGA * m.L**2))
+    Ns = np.array([10, 20, 40])
+    err = np.array([R3.critical_twist(R3.make_rod3d(N, r_over_L=0.04)) / ref - 1 for N in Ns])
+    slope = np.polyfit(np.log(Ns), np.log(np.abs(err)), 1)[0]
+    assert -2.2 < slope < -1.9 and abs(err[-1]) < 1e-3
+    assert ref / R3.greenhill_twist(m.nu) - 1 == pytest.approx(-4 * m.EI / (m.kGA), rel=0.02)
