@@ -105,7 +105,7 @@ from .core.errors import SolveError
 from .core.so3 import (conj as _conj, cross as _cross, gmat as _gmat, hat as _hat,  # noqa: F401
                        jinv as _jinv, log_coeffs as _log_coeffs, log_terms as _log_terms,
                        sym as _sym)
-from .solvers import load_path, newton_solve
+from .solvers import halving, load_path, newton_solve
 from . import kernels as _kernels
 from . import rod as rod2d
 
@@ -1368,8 +1368,47 @@ def _lie_verlet_compiled(rod, x, Q, v, w, dt, nsteps, load, grav, every, observe
     return State(x, Q), v, w, rec
 
 
+def _right_jacobian(psi):
+    """J_r(psi) = I - (1 - cos t)/t^2 hat(psi) + (t - sin t)/t^3 hat(psi)^2, t = |psi|
+    (series below t = 1e-3); finite for every psi (its inverse is :func:`lib.core.so3.jinv`)."""
+    t = np.linalg.norm(psi, axis=-1)
+    small = t < 1e-3
+    ts = np.where(small, 1.0, t)
+    t2 = t * t
+    a = np.where(small, 0.5 - t2 / 24.0, (1.0 - np.cos(ts)) / ts**2)
+    b = np.where(small, 1.0 / 6.0 - t2 / 120.0, (ts - np.sin(ts)) / ts**3)
+    H = _hat(psi)
+    return np.eye(3) - a[..., None, None] * H + b[..., None, None] * (H @ H)
+
+
+def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load):
+    r"""The exact derivative of the Lie-Newmark residual with respect to A_{n+1}.
+
+    r = M A + g(s1) + w1 x J w1 with s1 = s_n exp(D), D = dt V + dt^2 (... + beta A):
+
+        dr/dA = M + dt^2 beta (K + G) T + dt gamma Y,
+
+    K = :func:`hessian` at s1, G = hat(g_psi)/2 on each element's rotation block (the
+    body-frame torque g_psi = J_r^{-T} d Pi/d psi turning with the frame: K is the
+    symmetric Hessian in exponential coordinates centred on s1, and J_r^{-T} =
+    I - hat(psi)/2 + ... adds G), T = J_r(D_psi) on
+    the rotation blocks (the exponential map's right Jacobian: s_n exp(D + delta) =
+    s1 exp(J_r(D) delta) to first order) and Y = hat(w1) J - hat(J w1) (the gyroscopic
+    term).  Finite-difference checked in tests/test_rod3d.py.
+    """
+    N = rod.N
+    G, T, Y = np.zeros((N, 6, 6)), np.zeros((N, 6, 6)), np.zeros((N, 6, 6))
+    G[:, :3, :3] = 0.5 * _hat(g[:, :3])
+    T[:] = np.eye(6)
+    T[:, :3, :3] = _right_jacobian(D[:, :3])
+    Y[:, :3, :3] = _hat(w1) * J[:, None, :] - _hat(J * w1)
+    K = _hessian(rod, *s1, load) + sp.block_diag(G, format="csr")
+    return (sp.diags(M.ravel()) + (dt * dt * beta) * (K @ sp.block_diag(T, format="csr"))
+            + (dt * gamma) * sp.block_diag(Y, format="csr")).tocsc()
+
+
 def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, gamma=0.5,
-                every=1, observe=None, tol=1e-10, maxiter=30):
+                every=1, observe=None, tol=1e-10, maxiter=30, max_halvings=4):
     r"""Implicit Newmark on the Lie group R^3N x SO(3)^N (Simo and Vu-Quoc; Bruls and Cardona).
 
     Unknown: the accelerations A_{n+1} (node accelerations and body angular
@@ -1377,13 +1416,24 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     Delta = dt V_n + dt^2 ((1/2 - beta) A_n + beta A_{n+1}) is applied by
     :func:`retract`, V_{n+1} = V_n + dt ((1 - gamma) A_n + gamma A_{n+1}), and
     the equations of motion M A + (w x J w) + grad Pi(q_{n+1}) = 0 are solved by
-    Newton (:func:`lib.solvers.newton_solve`, full steps) with the iteration matrix
-    M + dt^2 beta K (K = :func:`hessian`, sparse LU, refactorised every 4th
-    iteration; the gyroscopic and log-map corrections are left out of the
-    iteration matrix, which only slows convergence), until the residual is below
-    tol times the force scale or at the round-off floor 16 eps (EA + k_sGA) N of the
-    stiff stretch and shear forces.  beta = 1/4, gamma = 1/2
-    (the trapezoidal rule) is unconditionally stable for the linearised rod.
+    :func:`lib.solvers.newton_solve` with safeguards:
+
+    * the start is the *constant-configuration* predictor Delta = 0 (as lib.integrate's
+      Newmark; the constant-acceleration start overshoots in the stiff stretch and shear
+      modes when omega dt >> 1);
+    * the iteration matrix is the exact tangent of :func:`_newmark_tangent` (the
+      stiffness with the rotational terms: the torque turning with the frame, the
+      exponential map's Jacobian, the gyroscopic term), refactorised every iteration;
+    * plain Newton first, then a backtracking line search on the residual
+      (``line_search="fallback"``);
+    * a step whose solve still fails is split in halves (:func:`lib.solvers.halving`, at
+      most ``max_halvings`` deep), each half a Newmark step.  Where that happens the run is
+      the same scheme on a locally finer grid.
+
+    Converged when the residual is below tol times the force scale or at the round-off
+    floor 16 eps (EA + k_sGA) N of the stiff stretch and shear forces.  beta = 1/4,
+    gamma = 1/2 (the trapezoidal rule) is unconditionally stable for the linearised rod
+    and second order.
 
     Returns
     -------
@@ -1393,13 +1443,22 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     ------
     StaticSolveError
         (a :class:`~lib.core.errors.SolveError`) naming the step, time, iteration and
-        residual if Newton fails.
+        residual if Newton fails at the smallest sub-step allowed.
+
+    Examples
+    --------
+    >>> rod = make_rod3d(6)
+    >>> z = np.zeros((6, 3))
+    >>> s, v, w, _ = lie_newmark(rod, straight(rod), z, z, 0.05, 4, load=(0, -1, 0))
+    >>> bool(s.x[-1, 1] < 0)
+    True
     """
     x, Q, v, w, dt, nsteps, every, load, grav = _run_checks(rod, state, v, w, dt, nsteps,
                                                             every, observe, load, grav)
     beta = checks.real(beta, "beta", 0.0, 0.5, include_low=False)
     gamma = checks.real(gamma, "gamma", 0.0, 1.0)
     tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    max_halvings = checks.integer(max_halvings, "max_halvings", low=0)
     N = rod.N
     M = mass(rod).reshape(N, 6)
     J = inertia(rod)
@@ -1412,29 +1471,34 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     # round-off floor of the stiff forces: EA (x_{e+1} - x_e)/ell carries ~ eps |x|/ell
     floor = 16 * _EPS * (rod.EA + rod.kGA) * rod.N
 
-    def increment(st, V, A, An):
-        return _retract(rod, st, (dt * V + dt * dt * ((0.5 - beta) * A + beta * An)).ravel())
+    def one(s, h):
+        st, V, A = s
+
+        def fun(An):
+            An = An.reshape(N, 6)
+            D = h * V + h * h * ((0.5 - beta) * A + beta * An)
+            s1 = _retract(rod, st, D.ravel())
+            V1 = V + h * ((1 - gamma) * A + gamma * An)
+            g = _gradient(rod, s1[0], s1[1], load, grav).reshape(N, 6)
+            r = M * An + g
+            r[:, :3] += np.cross(V1[:, :3], J * V1[:, :3])
+            return r.ravel(), lambda: _newmark_tangent(rod, s1, g, D, V1[:, :3], J, M, h,
+                                                       beta, gamma, load)
+
+        start = -(V / h + (0.5 - beta) * A) / beta          # Delta = 0: configuration kept
+        An, _ = newton_solve(fun, start.ravel(), tol, maxiter, line_search="fallback",
+                             where="Lie-Newmark", accept="residual", scale=scale,
+                             floor=floor, roundoff="residual")
+        An = An.reshape(N, 6)
+        st1 = _retract(rod, st, (h * V + h * h * ((0.5 - beta) * A + beta * An)).ravel())
+        return st1, V + h * ((1 - gamma) * A + gamma * An), An
 
     rec = [] if observe is None else [observe(st, V[:, 3:].copy(), V[:, :3].copy())]
     for n in range(1, nsteps + 1):
-        def fun(An, A=A, V=V, st=st):
-            An = An.reshape(N, 6)
-            s1 = increment(st, V, A, An)
-            V1 = V + dt * ((1 - gamma) * A + gamma * An)
-            r = M * An + _gradient(rod, s1[0], s1[1], load, grav).reshape(N, 6)
-            r[:, :3] += np.cross(V1[:, :3], J * V1[:, :3])
-            return r.ravel(), lambda: (sp.diags(M.ravel())
-                                       + (dt * dt * beta) * _hessian(rod, *s1, load))
-
         try:
-            An, _ = newton_solve(fun, A.ravel(), tol, maxiter, max_backtracks=0,
-                                 where="Lie-Newmark", accept="none", scale=scale, floor=floor,
-                                 roundoff="residual", reuse=4)
+            (st, V, A), _ = halving(one, (st, V, A), dt, max_halvings)
         except SolveError as err:
             raise _as_static_error(err.located(step=n, time=n * dt)) from err
-        An = An.reshape(N, 6)
-        st = increment(st, V, A, An)
-        V, A = V + dt * ((1 - gamma) * A + gamma * An), An
         if observe is not None and n % every == 0:
             rec.append(observe(st, V[:, 3:].copy(), V[:, :3].copy()))
     return st, V[:, 3:].copy(), V[:, :3].copy(), rec

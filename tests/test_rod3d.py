@@ -514,3 +514,91 @@ def test_discrete_rod_converges_to_shearable_greenhill_at_second_order():
     slope = np.polyfit(np.log(Ns), np.log(np.abs(err)), 1)[0]
     assert -2.2 < slope < -1.9 and abs(err[-1]) < 1e-3
     assert ref / R3.greenhill_twist(m.nu) - 1 == pytest.approx(-4 * m.EI / (m.kGA), rel=0.02)
+
+
+# --------------------------------------------------------------------------------------
+# lie_newmark on the shared Newton: exact tangent, line search, halving (issue 25)
+# --------------------------------------------------------------------------------------
+def test_lie_newmark_tangent_is_the_derivative_of_its_residual():
+    # the rotational terms (the torque turning with the frame, J_r of the increment, the
+    # gyroscopic term) make the iteration matrix the exact Jacobian: central FD check
+    rng = np.random.default_rng(0)
+    m = R3.make_rod3d(5, r_over_L=0.1)
+    N = m.N
+    st = R3.retract(m, R3.straight(m), 0.3 * rng.standard_normal(6 * N))
+    V, A = rng.standard_normal((N, 6)), rng.standard_normal((N, 6))
+    dt, beta, gamma = 0.1, 0.25, 0.5
+    M, J = R3.mass(m).reshape(N, 6), R3.inertia(m)
+    load = np.array([0.0, -1.0, -0.5, 0.5, 0.2, 0.0])
+
+    def parts(An):
+        An = An.reshape(N, 6)
+        D = dt * V + dt * dt * ((0.5 - beta) * A + beta * An)
+        s1 = R3.retract(m, st, D.ravel())
+        V1 = V + dt * ((1 - gamma) * A + gamma * An)
+        g = R3.gradient(m, s1, load).reshape(N, 6)
+        r = M * An + g
+        r[:, :3] += np.cross(V1[:, :3], J * V1[:, :3])
+        return r.ravel(), s1, g, D, V1
+
+    An = rng.standard_normal(6 * N)
+    _, s1, g, D, V1 = parts(An)
+    K = R3._newmark_tangent(m, s1, g, D, V1[:, :3], J, M, dt, beta, gamma, load).toarray()
+    h = 1e-6
+    FD = np.column_stack([(parts(An + h * e)[0] - parts(An - h * e)[0]) / (2 * h)
+                          for e in np.eye(6 * N)])
+    assert np.abs(K - FD).max() < 1e-6 * np.abs(FD).max()
+    # without the rotational terms it is not (the check can fail)
+    K0 = (np.diag(M.ravel()) + dt * dt * beta * R3.hessian(m, s1, load).toarray())
+    assert np.abs(K0 - FD).max() > 1e-3 * np.abs(FD).max()
+
+
+def test_lie_newmark_planar_large_step_release_equals_planar_newmark():
+    # the integration chapter's alpha = 2 release at dt = 0.05 (the old modified Newton
+    # diverged at step 2): the 3-D scheme reduces exactly to lib.integrate's planar
+    # Newmark on lib.rod, which completes it
+    from lib import integrate
+    rd = rod.make_rod(20, 0.04)
+    q0 = rod.static(rd, (0.0, -2.0, 0.0))
+    dt = 0.05
+    n = round(2 * np.pi / rod.modes(rd)[0][0] / dt)            # one first period
+    tr = integrate.newmark(q0, np.zeros_like(q0), dt, n,
+                           lambda u: (rod.gradient(rd, u), rod.hessian(rd, u)), rod.mass(rd),
+                           tol=1e-10)
+    m3 = R3.make_rod3d(20, r_over_L=0.04)
+    z = np.zeros((20, 3))
+    s, v, w, _ = R3.lie_newmark(m3, R3.from_planar(m3, q0), z, z, dt, n)
+    planar = tr.q[-1].reshape(20, 3)
+    assert np.abs(s.x[:, :2] - planar[:, 1:]).max() < 1e-8
+    assert np.abs(s.x[:, 2]).max() == 0.0 and tr.info["halved_steps"] == 0
+
+
+def test_lie_newmark_completes_3d_release_under_force_and_twist():
+    # released from the static 3-D shape under a tip force and a twisting moment (the old
+    # loop diverged at step 1 at dt = 0.01); the energy error of the trapezoidal rule
+    # falls like dt^2
+    m = R3.make_rod3d(20, r_over_L=0.04)
+    z = np.zeros((20, 3))
+    s0 = R3.static(m, np.array([0.0, -1.0, -0.5, 0.5, 0.0, 0.0]), moment="dead")
+
+    def E(s, v, w):
+        return R3.energy(m, s) + R3.kinetic_energy(m, v, w)
+
+    err = []
+    for dt in (0.01, 0.005):
+        *_, rec = R3.lie_newmark(m, s0, z, z, dt, round(0.5 / dt), observe=E)
+        err.append(np.abs(np.array(rec) / rec[0] - 1).max())
+    assert err[0] < 2e-3
+    assert 1.7 < np.log2(err[0] / err[1]) < 2.5
+
+
+def test_lie_newmark_halves_a_step_its_newton_cannot_take():
+    # with maxiter = 5 the full step fails; halving (on by default) completes it, and
+    # max_halvings = 0 reports the failure with its step and time
+    m = R3.make_rod3d(6)
+    z = np.zeros((6, 3))
+    s_h, *_ = R3.lie_newmark(m, R3.straight(m), z, z, 0.5, 1, load=(0.0, -3.0, 0.0), maxiter=5)
+    assert s_h.x[-1, 1] < 0 and np.isfinite(s_h.x).all()
+    with pytest.raises(R3.StaticSolveError, match=r"step 1 \(t = 0\.5\)"):
+        R3.lie_newmark(m, R3.straight(m), z, z, 0.5, 1, load=(0.0, -3.0, 0.0), maxiter=5,
+                       max_halvings=0)

@@ -2,10 +2,17 @@
 
 ``old_static`` and ``old_lie_newmark`` are the loops of ``lib.rod3d`` before the
 migration, verbatim (names qualified with their modules; the lines marked
-``# (recorded)`` only count what the test asserts was exercised).  The public functions
-must evaluate the residual at the same points in the same order (so the same iterates,
+``# (recorded)`` only count what the test asserts was exercised).  ``static`` must
+evaluate the residual at the same points in the same order (so the same iterates,
 line-search trials and iteration counts) and end at the same state to round-off (see
 test_integrate.py).
+
+``lie_newmark`` has since changed its *solver* (issue 25: the exact tangent with the
+rotational terms, the constant-configuration start, a line search and step halving), not
+its scheme: where the old modified Newton converges, both solve the same Newmark
+equations, so they must end at the same state to the solver's tolerance.  The new
+solver's own properties (FD-exact tangent, order 2, large-step releases the old loop
+could not take) are tested in tests/test_rod3d.py.
 """
 import numpy as np
 import pytest
@@ -172,20 +179,18 @@ def old_lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25
 
 
 @pytest.mark.parametrize("load,grav", [(None, 0.0), ((0.0, -1.0, 0.5, 0.2, 0.0, 0.1), 0.3)])
-def test_rod3d_lie_newmark_is_reproduced(monkeypatch, load, grav):
+def test_rod3d_lie_newmark_solves_the_old_loops_equations(load, grav):
     m = rod3d.make_rod3d(6)
     rng = np.random.default_rng(9)
     v0, w0 = 1e-2 * rng.standard_normal((6, 3)), 1e-2 * rng.standard_normal((6, 3))
     dt = 10 * 2.0 / rod3d.frequencies(m)[-1]          # far beyond the explicit limit
     stats = _stats()
-    with traced(monkeypatch, rod3d, "_gradient") as old:
-        out_old = old_lie_newmark(m, rod3d.straight(m), v0, w0, dt, 4, load, grav, stats=stats)
-    with traced(monkeypatch, rod3d, "_gradient") as new:
-        out_new = rod3d.lie_newmark(m, rod3d.straight(m), v0, w0, dt, 4, load, grav)
-    assert_same_path(old, new)
-    for a, b in zip(out_old[:3], out_new[:3]):
-        assert_round_off(a, b)
-    assert max(stats["iterations"]) > 4              # the tangent was refreshed at least once
+    out_old = old_lie_newmark(m, rod3d.straight(m), v0, w0, dt, 4, load, grav, stats=stats)
+    out_new = rod3d.lie_newmark(m, rod3d.straight(m), v0, w0, dt, 4, load, grav,
+                                max_halvings=0)
+    for a, b in zip((*out_old[0], *out_old[1:3]), (*out_new[0], *out_new[1:3])):
+        assert np.abs(a - b).max() <= 1e-9 * max(np.abs(a).max(), 1.0)
+    assert max(stats["iterations"]) > 4              # the old tangent was refreshed
 
 
 def test_rod3d_lie_newmark_failure_says_the_step_and_iteration():
