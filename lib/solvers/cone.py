@@ -92,15 +92,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import checks
 from .saddle import solve_lcp
 
 __all__ = ["pyramid", "friction_lcp", "solve_friction", "FrictionResult"]
-
-
-def _check_count(n, name, low):
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {n!r}")
-    return int(n)
 
 
 def pyramid(k, tangent_dims=2):
@@ -115,8 +110,8 @@ def pyramid(k, tangent_dims=2):
     >>> pyramid(4).round(12).tolist()
     [[1.0, 0.0, -1.0, -0.0], [0.0, 1.0, 0.0, -1.0]]
     """
-    tangent_dims = _check_count(tangent_dims, "tangent_dims", 1)
-    k = _check_count(k, "k", 2)
+    tangent_dims = checks.integer(tangent_dims, "tangent_dims", 1)
+    k = checks.integer(k, "k", 2)
     if tangent_dims == 1:
         if k != 2:
             raise ValueError(f"k must be 2 for a planar contact (tangent_dims=1), got {k}")
@@ -130,31 +125,15 @@ def pyramid(k, tangent_dims=2):
 
 
 def _checked(G, u, mu, directions):
-    directions = np.asarray(directions, dtype=float)
+    directions = checks.array(directions, "directions")
     if directions.ndim != 2 or directions.shape[0] not in (1, 2) or directions.shape[1] < 2:
         raise ValueError("directions must have shape (1 or 2, k >= 2), got "
                          f"{directions.shape}")
-    if not np.all(np.isfinite(directions)):
-        raise ValueError("directions has non-finite entries")
     d, k = directions.shape
-    mu = np.asarray(mu, dtype=float)
-    if mu.ndim != 2 or mu.shape[1] != k or mu.shape[0] < 1:
-        raise ValueError(f"mu must have shape (n_contacts, {k}), got {mu.shape}")
-    if not np.all(np.isfinite(mu)) or np.any(mu < 0):
-        raise ValueError("mu must be finite and >= 0")
-    nc = mu.shape[0]
-    m = nc * (1 + d)
-    G = np.asarray(G, dtype=float)
-    if G.shape != (m, m):
-        raise ValueError(f"G must have shape ({m}, {m}) for {nc} contacts with {d} "
-                         f"tangent directions, got {G.shape}")
-    if not np.all(np.isfinite(G)):
-        raise ValueError("G has non-finite entries")
-    u = np.asarray(u, dtype=float)
-    if u.shape != (m,):
-        raise ValueError(f"u must have shape ({m},), got {u.shape}")
-    if not np.all(np.isfinite(u)):
-        raise ValueError("u has non-finite entries")
+    mu = checks.array(mu, "mu", shape=(None, k), low=0.0, nonempty=True)
+    m = mu.shape[0] * (1 + d)
+    G = checks.array(G, "G", shape=(m, m))
+    u = checks.array(u, "u", shape=(m,))
     return G, u, mu, directions
 
 
@@ -271,8 +250,7 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     >>> round(float(r.slip[0]), 6), bool(r.sticking[0])     # gamma = mu * slip speed
     (0.05475, False)
     """
-    if not (np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be a positive number, got {tol!r}")
+    tol = checks.positive(tol, "tol")
     G, u, mu, directions = _checked(G, u, mu, directions)
     A, b, T = _lcp(G, u, mu, directions)
     res = solve_lcp(A, b, tol=max(tol, 1e-6))
