@@ -15,6 +15,7 @@ from scipy.linalg import eigh
 from scipy.optimize import root
 
 from lib import beam, pcc, rod
+from lib.core.errors import SolveError
 from lib.exercises import exercise
 
 GRAV = 3.0   # rho A g L^3 / EI of the chapter's gravity test
@@ -35,8 +36,8 @@ def _sagged(n=4):
     sol = root(lambda q: pcc.gradient(m, q, GRAV), np.zeros(n),
                jac=lambda q: pcc.hessian(m, q, GRAV), tol=1e-13)
     if not sol.success:
-        raise RuntimeError(f"the PCC equilibrium under gravity {GRAV} did not converge: "
-                           f"{sol.message}")
+        raise SolveError(f"SciPy's root: {sol.message}", where=f"PCC equilibrium under gravity {GRAV}",
+                         residual=float(np.abs(sol.fun).max()))
     return m, sol.x
 
 

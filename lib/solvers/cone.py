@@ -93,6 +93,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import checks
+from ..core.errors import ConvergenceError
 from .saddle import solve_lcp
 
 __all__ = ["pyramid", "friction_lcp", "solve_friction", "FrictionResult"]
@@ -257,8 +258,9 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     z, residual = _polish(A, b, res.lam)
     scale = 1.0 + float(np.abs(b).max())
     if residual > tol * scale:
-        raise RuntimeError(f"friction LCP: natural residual {residual:.3e} > {tol * scale:.3e} "
-                           f"after {res.pivots} Lemke pivots and an active-set polish")
+        raise ConvergenceError(f"natural residual above {tol * scale:.3e} after {res.pivots} "
+                               "Lemke pivots and an active-set polish", where="friction LCP",
+                               residual=residual, tol=tol * scale, reason="polish")
     nc, k = mu.shape
     d = directions.shape[0]
     n1 = nc * (1 + k)
