@@ -276,16 +276,11 @@ def _bending_weights(rod):
 def node_masses(rod):
     """Lumped masses (N,) of nodes 1..N: rhoA ell, half of it at the tip.
 
-    The one function here that also takes a 3-D rod (:class:`lib.rod3d.Rod3D`), whose
-    nodes carry the same masses.
-
     >>> node_masses(make_rod(2)).tolist()
     [0.5, 0.25]
     """
     if type(rod) is not Rod:
-        from .rod3d import Rod3D
-
-        checks.kind(rod, "rod", (Rod, Rod3D), "a rod (lib.rod.Rod or lib.rod3d.Rod3D)")
+        _check_rod(rod)
     m = np.full(rod.N, rod.rhoA * rod.ell)
     m[-1] *= 0.5
     return m

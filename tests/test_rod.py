@@ -268,11 +268,11 @@ def test_a_3d_rod_is_refused_by_every_planar_function_saying_what_it_is():
                  lambda: rod.gradient(r3, q), lambda: rod.hessian(r3, q),
                  lambda: rod.banded_hessian(r3, q), lambda: rod.frequencies(r3),
                  lambda: rod.modes(r3, 1), lambda: rod.static(r3), lambda: rod.tip(r3, q),
-                 lambda: rod.force(r3), lambda: rod.verlet(r3, q, 0 * q, 1e-3, 1)):
+                 lambda: rod.force(r3), lambda: rod.verlet(r3, q, 0 * q, 1e-3, 1),
+                 lambda: rod.node_masses(r3)):
         with pytest.raises(ValueError, match=r"^rod must be a planar rod \(lib\.rod\.Rod, made "
                                              r"by lib\.rod\.make_rod\), got a Rod3D$"):
             call()
-    assert rod.node_masses(r3).tolist() == rod.node_masses(rod.make_rod(4)).tolist()
 
 
 def test_nan_start_state_and_bools_are_bad_input_not_solver_failures():
