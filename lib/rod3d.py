@@ -1198,18 +1198,21 @@ def _accel(rod, x, Q, w, load, grav, J, mn):
 
 
 def lie_verlet_step(x, Q, v, w, dt, forces, J, gyro="explicit"):
-    r"""One position-Verlet step on R^3n x SO(3)^m (PyElastica's scheme by default).
+    r"""One position-Verlet step on R^3n x SO(3)^m (PyElastica's splitting).
 
     Half drift x += dt/2 v, Q <- Q exp(dt/2 hat w); kick with ``a, tau = forces(x, Q)``
     (node accelerations and body-frame torques): v += dt a and the Euler equation
 
         J (w+ - w) = dt (tau - w* x J w*),
 
-    with w* = w (``gyro="explicit"``, as PyElastica: first order once the gyroscopic
-    term matters) or w* = (w + w+)/2 (``gyro="midpoint"``, solved by fixed-point
-    iteration: symmetric, second order); half drift again.  Model-independent: any
-    particles (n, 3) and rigid bodies (m, 4, unit to QUAT_TOL) with principal inertias
-    J (m, 3) > 0.
+    with w* = w (``gyro="explicit"``, PyElastica's treatment of the gyroscopic term:
+    first order once that term matters) or w* = (w + w+)/2 (``gyro="midpoint"``, solved
+    by fixed-point iteration: symmetric, second order); half drift again.  PyElastica's
+    own step is not this one: its rod's inertia scales with the dilatation e, which adds
+    an unsteady-dilatation torque (J w/e) de/dt / e, also explicit, that makes it first
+    order even without spin (:func:`lib.crosscheck.elastica_run`, ``velocity_torques``).
+    Model-independent: any particles (n, 3) and rigid bodies (m, 4, unit to QUAT_TOL)
+    with principal inertias J (m, 3) > 0.
 
     Returns
     -------
@@ -1271,7 +1274,7 @@ def lie_verlet(rod, state, v, w, dt, nsteps, load=None, grav=0.0, every=1, obser
                gyro="explicit", rigid_clamp=False, *, kernels=None):
     """Run :func:`lie_verlet_step` on the rod; record ``observe(state, v, w)`` every ``every`` steps.
 
-    ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's update).
+    ``gyro`` as in :func:`lie_verlet_step` ("explicit": PyElastica's gyroscopic update).
     ``rigid_clamp=True`` holds the frame of element 0 (no torque reaches it and its
     angular velocity stays zero): PyElastica's ``OneEndFixedBC``.  With the kernels
     on (``kernels``, None: the switch of :mod:`lib.kernels`) the steps run in the

@@ -259,6 +259,40 @@ def test_elastica_run_reports_a_blow_up_with_the_step_reached(monkeypatch):
     assert err.value.step < 2000
 
 
+def _elastica_order(spin, velocity_torques):
+    # PyElastica's own PositionVerlet: tip after a fixed time at dt0/2^k; the order from
+    # successive differences (no reference solution needed)
+    m = rod3d.make_rod3d(4, r_over_L=0.2)
+    dt0 = 0.5 / rod3d.frequencies(m)[-1]
+    tips = [cc.elastica_run(4, (0.0, -2.0, 1.0), dt0 / 2**k, 40 * 2**k, r_over_L=0.2,
+                            spin=spin, velocity_torques=velocity_torques)[1][-1]
+            for k in range(5)]
+    d = [np.abs(tips[k] - tips[k + 1]).max() for k in range(4)]
+    return np.polyfit(np.log(dt0 / 2.0 ** np.arange(4)), np.log(d), 1)[0]
+
+
+@pytest.mark.parametrize("spin", [0.0, 3.0])
+def test_pyelastica_position_verlet_is_first_order_even_without_spin(spin):
+    # the explicit unsteady-dilatation torque (J w/e) de/dt / e costs the order by itself
+    assert 0.9 < _elastica_order(spin, True) < 1.3
+
+
+@pytest.mark.parametrize("spin", [0.0, 3.0])
+def test_pyelastica_without_its_velocity_torques_is_second_order(spin):
+    assert 1.85 < _elastica_order(spin, False) < 2.15
+
+
+def test_pyelastica_velocity_torques_off_is_scoped_to_the_step():
+    import elastica.rod.cosserat_rod as cr
+
+    before = cr._compute_internal_torques
+    step, erod = cc.elastica_system(4, (0.0, -1.0, 0.0), r_over_L=0.2, spin=1.0,
+                                    velocity_torques=False)
+    step(1e-4)
+    assert cr._compute_internal_torques is before
+    assert np.allclose(erod.omega_collection[2, 1:], 1.0, rtol=1e-2)
+
+
 def test_rigid_clamp_static_is_linear_down_to_a_tiny_load():
     # extreme but legal: 1e-10 EI/L^2 converges (scale floor EI/L) and stays linear
     r = rod.make_rod(8, 0.04)

@@ -295,8 +295,9 @@ def test_lie_integrators_converge_at_second_order(integrator, kw):
     assert 1.85 < _errors(integrator, **kw) < 2.3
 
 
-def test_pyelastica_gyroscopic_update_is_first_order_for_a_spinning_rod():
-    # the explicit w x J w of the kick (PyElastica's choice) costs one order
+def test_explicit_gyroscopic_update_is_first_order_for_a_spinning_rod():
+    # the explicit w x J w of the kick (PyElastica's choice) costs one order; PyElastica
+    # itself, with its unsteady-dilatation torque too: tests/test_crosscheck.py
     assert 0.9 < _errors(R3.lie_verlet, gyro="explicit") < 1.3
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 
 import numpy as np
@@ -418,12 +419,46 @@ def _dead_end_torque_class():
     return EndTorque
 
 
-def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=None):
+@contextmanager
+def _velocity_torques_off():
+    """PyElastica's internal torques without its two velocity-dependent terms.
+
+    PyElastica's Euler equation per element is (J/e) dw/dt = tau + (J w/e) x w +
+    (J w/e) de/dt / e (Gazzola et al. 2018, eq. 2.14; e the element's dilatation): the
+    *Lagrangian transport* and the *unsteady dilatation* term, both added in
+    ``elastica.rod.cosserat_rod._compute_internal_torques`` and evaluated there with the
+    angular and nodal velocities of the kick's start.  Inside this context PyElastica's
+    own kernel runs and the two terms, recomputed from the arrays it has just filled,
+    are subtracted (for a convergence study only: the rod's physics loses them).
+    """
+    import elastica.rod.cosserat_rod as cr
+
+    original = cr._compute_internal_torques
+
+    def without(*args):
+        original(*args)
+        J, w, dil, dil_rate, torques = args[11], args[12], args[15], args[16], args[17]
+        Jw = np.einsum("ijk,jk->ik", J, w) / dil
+        torques -= np.cross(Jw, w, axis=0) + Jw * dil_rate / dil
+
+    cr._compute_internal_torques = without
+    try:
+        yield
+    finally:
+        cr._compute_internal_torques = original
+
+
+def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=None,
+                    spin=0.0, velocity_torques=True):
     """PyElastica's clamped rod under a dead tip load, ready to step with its own stepper.
 
     ``load`` = (Px, Py, Pz[, Mx, My, Mz]) from t = 0 (``EndpointForces`` and a dead end
     torque); ``damping`` a uniform ``AnalyticalLinearDamper`` rate (needs ``dt``);
-    ``OneEndFixedBC`` clamps node 0 and the director of element 0.
+    ``OneEndFixedBC`` clamps node 0 and the director of element 0.  ``spin``: an initial
+    angular velocity of every element about its own axis (the tangent, PyElastica's d3;
+    the clamped element 0 is held by the constraint).  ``velocity_torques=False`` steps
+    with PyElastica's Lagrangian transport and unsteady dilatation torques switched off
+    (see :func:`_velocity_torques_off`); the default is PyElastica as it is.
 
     Returns
     -------
@@ -433,6 +468,8 @@ def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=No
     import elastica as ea
 
     load = rod3d.check_load(load)
+    spin = checks.real(spin, "spin")
+    velocity_torques = checks.boolean(velocity_torques, "velocity_torques")
     if dt is not None:
         dt = checks.positive(dt, "dt")
     if damping is not None:
@@ -452,18 +489,27 @@ def elastica_system(N, load, r_over_L=0.04, nu=0.5, ks=None, damping=None, dt=No
         sim.dampen(erod).using(ea.AnalyticalLinearDamper, uniform_damping_constant=damping,
                                time_step=dt)
     sim.finalize()
+    erod.omega_collection[2, :] = spin
     stepper = ea.PositionVerlet()
     clock = {"t": np.float64(0.0)}
 
     def step(h):
-        clock["t"] = stepper.step(sim, clock["t"], np.float64(h))
+        with (nullcontext() if velocity_torques else _velocity_torques_off()):
+            clock["t"] = stepper.step(sim, clock["t"], np.float64(h))
         return clock["t"]
 
     return step, erod
 
 
-def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1):
+def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=None, every=1,
+                 spin=0.0, velocity_torques=True):
     """Run PyElastica's own position-Verlet stepper on :func:`elastica_system`.
+
+    ``spin`` and ``velocity_torques`` as in :func:`elastica_system` (an initial spin of the
+    sections about their axes; PyElastica's two velocity-dependent torques on or off).
+    With them on, the stepper is first order: the kick evaluates (J w/e) x w and
+    (J w/e) de/dt / e with the velocities of its start, and the second term costs the
+    order even for a rod that does not spin (tests/test_crosscheck.py; chapter rod3d).
 
     ``dt`` must lie within the explicit stability limit ``2 / omega_max`` of position
     Verlet, ``omega_max`` from :func:`lib.rod3d.omega_max_estimate` (the zig-zag bound;
@@ -491,7 +537,8 @@ def elastica_run(N, load, dt, nsteps, r_over_L=0.04, nu=0.5, ks=None, damping=No
     if dt > limit:
         raise ValueError(f"dt = {dt:.4g} is above the stability limit 2 / omega_max = "
                          f"{limit:.4g} of position Verlet (lib.rod3d.omega_max_estimate)")
-    step, erod = elastica_system(N, load, r_over_L, nu, ks, damping, dt)
+    step, erod = elastica_system(N, load, r_over_L, nu, ks, damping, dt, spin,
+                                 velocity_torques)
     reach = 2.0 * model.L * (1.0 + np.abs(rod3d.check_load(load)[:3]).max() / model.EA)
     tips = [erod.position_collection[:, -1].copy()]
     for n in range(1, nsteps + 1):

@@ -69,18 +69,22 @@ CALLS = [
          lambda: ((2,), dict(k=3, **_SECTION_KW)),
          dict(_N, k=_with(integer(low=1), above=10), **_SECTION)),
     Call("crosscheck.elastica.elastica_system", E.elastica_system,
-         lambda: ((2, (0.0, -0.1, 0.0, 0.0, 0.0, 0.01)), dict(damping=1.0, dt=1e-4,
+         lambda: ((2, (0.0, -0.1, 0.0, 0.0, 0.0, 0.01)), dict(damping=1.0, dt=1e-4, spin=0.5,
+                                                             velocity_torques=False,
                                                              **_SECTION_KW)),
          dict(_N, load=array(position=1, skip=("None",)), damping=nonnegative(skip=("None",)),
-              dt=positive(skip=("None",)), **_SECTION)),
+              dt=positive(skip=("None",)), spin=real(), velocity_torques=boolean(),
+              **_SECTION)),
     # the case: an unstable dt gave a blown-up tip (~2.6e4) instead of an error
     Call("crosscheck.elastica.elastica_run", E.elastica_run,
          lambda: ((2, (0.0, -0.1, 0.0), 0.5 * _limit(), 3), dict(damping=1.0, every=1,
+                                                                 spin=0.5,
+                                                                 velocity_torques=False,
                                                                  **_SECTION_KW)),
          dict(_N, load=array(position=1, skip=("None",)),
               dt=_with(positive(position=2), unstable=1.2 * _limit(), far=1.0),
               nsteps=integer(low=0, position=3), damping=nonnegative(skip=("None",)),
-              every=integer(low=1), **_SECTION)),
+              every=integer(low=1), spin=real(), velocity_torques=boolean(), **_SECTION)),
 ]
 
 MODELS = []
