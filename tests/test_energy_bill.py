@@ -117,3 +117,40 @@ def test_extreme_but_legal_tolerance_extrapolates_along_the_order():
     pts = [studies.WorkPoint(d, round(1 / d), 0.01 / d, 3 * d ** 2) for d in (0.1, 0.05)]
     s = studies.step_for_tolerance(pts, 3e-200)             # far below every rung
     assert not s.measured and s.dt == pytest.approx(1e-100, rel=1e-9) and s.order == pytest.approx(2.0)
+
+
+def test_samples_past_the_horizon_are_not_compared_with_an_extrapolated_reference():
+    # 0.35 does not divide 1.0: the run ends at 3 x 0.35 = 1.05; a reference only
+    # defined up to the horizon (NaN past it) must not be sampled at 1.05
+    ref = lambda t: np.where(t <= 1.0, np.cos(W * t), np.nan)[:, None]
+    pts = studies.work_precision("newmark", Q0, V0, [0.35, 0.25], 1.0, lambda q: q, ref, **MODEL)
+    assert all(np.isfinite(p.error) for p in pts)
+    assert [p.steps for p in pts] == [3, 4]
+
+
+ZETA = 0.1                               # u'' + 2 ZETA W u' + W^2 u = 0, u(0) = 1, u'(0) = 0
+WD = W * np.sqrt(1 - ZETA ** 2)
+DAMPED = lambda t: (np.exp(-ZETA * W * t)
+                   * (np.cos(WD * t) + ZETA * W / WD * np.sin(WD * t)))[:, None]
+DAMPING = lambda q, v: (2 * ZETA * W * v, np.array([[2 * ZETA * W]]))
+
+
+@pytest.mark.parametrize("scheme, order", [("discrete-gradient", 2.0), ("verlet", 1.0)])
+def test_damped_ladder_converges_at_the_order_of_the_scheme_by_loglog_fit(scheme, order):
+    # the discrete gradient takes the damping at the midpoint (second order); the
+    # leapfrog lags it half a step (first order)
+    dts = 0.01 / 2.0 ** np.arange(4)
+    pts = studies.work_precision(scheme, Q0, V0, dts, 2.0, lambda q: q, DAMPED, damping=DAMPING,
+                                 **MODEL)
+    slope = np.polyfit(np.log(dts), np.log([p.error for p in pts]), 1)[0]
+    assert abs(slope - order) < 0.1
+
+
+def test_damping_is_refused_by_the_schemes_that_do_not_take_it():
+    for scheme in ("newmark", "generalized-alpha"):
+        with pytest.raises(ValueError, match="damping"):
+            studies.work_precision(scheme, Q0, V0, [0.1], 1.0, lambda q: q, DAMPED,
+                                   damping=DAMPING, **MODEL)
+    with pytest.raises(ValueError, match="mass"):
+        studies.work_precision("verlet", Q0, V0, [0.1], 1.0, lambda q: q, DAMPED,
+                               damping=DAMPING, accel=MODEL["accel"])

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..core import checks
 from ..integrate import (MAX_STEPS, NewtonFailure, check_mass, discrete_gradient_step,
-                         generalized_alpha_step, initial_acceleration, newmark_step, observe,
-                         verlet_step)
+                         generalized_alpha_step, initial_acceleration, leapfrog_damped_step,
+                         newmark_step, observe, verlet_step)
 
 __all__ = ["WorkPoint", "ToleranceStep", "work_precision", "step_for_tolerance"]
 
@@ -81,15 +81,15 @@ class ToleranceStep:
 
 
 def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, force=None,
-                   mass=None, energy=None, gradient=None, params=None, tol=1e-10,
-                   maxiter=40, stop_below=None, max_steps=MAX_STEPS, progress=None):
+                   mass=None, energy=None, gradient=None, params=None, damping=None,
+                   tol=1e-10, maxiter=40, stop_below=None, max_steps=MAX_STEPS, progress=None):
     """Time one scheme on a ladder of steps and measure its error against a reference.
 
     For each step ``dt`` in ``dts`` the scheme runs from (q0, v0) over
     n = round(horizon / dt) steps, recording the observable ``fn(q)`` after
     every step; the error is
 
-        e(dt) = max_{0 <= k <= n} || fn(q_k) - reference(k dt) ||_2 ,
+        e(dt) = max_{0 <= k <= n, k dt <= horizon} || fn(q_k) - reference(k dt) ||_2 ,
 
     and the wall-clock time of the run is kept (cost per unit simulated time
     = seconds / (n dt)).  A run whose Newton solve fails (:class:`lib.integrate.NewtonFailure`)
@@ -108,7 +108,10 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     q0, v0 : ndarray, shape (n,)
         Initial state.
     dts : sequence of float
-        The ladder of steps, run in the order given.
+        The ladder of steps, run in the order given.  A step that does not divide the
+        horizon ends the run at n dt within dt/2 of it; only the samples at or before
+        the horizon are compared (so a reference computed up to the horizon is never
+        extrapolated).  Steps horizon / n keep every rung on the same window.
     horizon : float
         Simulated time of each run.
     fn : callable
@@ -121,6 +124,15 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
         The model, as for the step functions.
     params : tuple, optional
         Generalised-alpha parameters (:func:`lib.integrate.generalized_alpha_parameters`).
+    damping : callable, optional
+        ``damping(q, v) -> (f_d, C)``, a viscous force (as for
+        :func:`lib.integrate.discrete_gradient_step`, which takes it at the midpoint).
+        With ``"verlet"`` (lumped ``mass`` needed) the run is the leapfrog
+        :func:`lib.integrate.leapfrog_damped_step` with the damping force lagged half a
+        step, a(q_n, v_{n-1/2}) = accel(q_n) - f_d(q_n, v_{n-1/2}) / M, started with
+        v_{-1/2} = v0 - dt/2 a(q0, v0); it is first order in the damping term and its
+        stability limit is :func:`lib.integrate.damped_critical_step`.  Newmark and
+        generalised-alpha take no damping here (a ValueError).
     tol, maxiter : float, int
         Newton tolerance and iteration budget of the implicit schemes.
     stop_below : float, optional
@@ -184,16 +196,30 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
     v0 = checks.vector(v0, "v0", q0.size)
     if params is not None:
         params = tuple(checks.vector(params, "params", 4))
+    if damping is not None:
+        checks.function(damping, "damping")
+        if scheme in ("newmark", "generalized-alpha"):
+            raise ValueError(f"damping is taken by 'verlet' (lagged leapfrog) and "
+                             f"'discrete-gradient' only, not by scheme {scheme!r}")
+        if scheme == "verlet" and mass is None:
+            raise ValueError("mass is required for scheme 'verlet' with damping")
     if mass is not None:
         mass = check_mass(mass, q0.size, of="q0")
-        a0, f0 = initial_acceleration(force, mass, q0, name="mass")
+        if damping is not None and scheme == "verlet" and mass.ndim != 1:
+            raise ValueError("mass must be lumped (a vector) for scheme 'verlet' with damping")
+        if force is not None:
+            a0, f0 = initial_acceleration(force, mass, q0, name="mass")
     obs = lambda q, *rest: fn(q)
     import time
 
     points = []
     for dt in dts:
         n = round(horizon / dt)
-        if scheme == "verlet":
+        if scheme == "verlet" and damping is not None:
+            lagged = lambda q, v: accel(q) - np.asarray(damping(q, v)[0], dtype=float) / mass
+            step = lambda q, vh: leapfrog_damped_step(q, vh, dt, lagged)
+            state = (q0, v0 - 0.5 * dt * lagged(q0, v0))
+        elif scheme == "verlet":
             step, state = (lambda q, v, a: verlet_step(q, v, a, dt, accel)), (q0, v0, accel(q0))
         elif scheme == "newmark":
             step = lambda q, v, a: newmark_step(q, v, a, dt, force, mass, tol=tol,
@@ -205,7 +231,8 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
             state = (q0, v0, a0, f0)
         else:
             step = lambda q, v: discrete_gradient_step(q, v, dt, energy, force, mass, tol=tol,
-                                                       maxiter=maxiter, gradient=gradient)
+                                                       maxiter=maxiter, gradient=gradient,
+                                                       damping=damping)
             state = (q0, v0)
         count = [0]
 
@@ -222,8 +249,11 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
             points.append(WorkPoint(dt, n, time.perf_counter() - t0, float("nan"), err))
             continue
         seconds = time.perf_counter() - t0
-        ref = np.asarray(reference(dt * np.arange(n + 1)), dtype=float).reshape(vals.shape)
-        diff = (vals - ref).reshape(n + 1, -1)
+        # samples past the horizon (n dt > horizon when dt does not divide it) are not
+        # compared: a dense reference computed up to the horizon would be extrapolated
+        k = int(np.searchsorted(dt * np.arange(n + 1), horizon * (1 + 1e-12), side="right"))
+        ref = np.asarray(reference(dt * np.arange(k)), dtype=float).reshape((k,) + vals.shape[1:])
+        diff = (vals[:k] - ref).reshape(k, -1)
         err = float(np.sqrt(np.sum(diff * diff, axis=1)).max())
         points.append(WorkPoint(dt, n, seconds, err))
         if stop_below is not None and err <= stop_below:
