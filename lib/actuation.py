@@ -715,8 +715,10 @@ class InverseResult:
     active : tuple of "upper" / "lower" / "" per tendon: the bound the tension sits on
         (within 1e-9 max(tau_max))
     iterations : int, linearise-QP-solve rounds
-    history : (iterations + 1,) distance after each round
-    message : str
+    history : (iterations + 1,) distance after each round (of the run that found the result)
+    message : str, says whether the search was local or global over the tension box
+    settled : bool, whether those rounds settled (else the nearest iterate is returned)
+    starts : int, runs of rounds (1: the given start only; more: restarts from a sweep)
     """
 
     tensions: np.ndarray
@@ -730,6 +732,8 @@ class InverseResult:
     iterations: int
     history: np.ndarray
     message: str
+    settled: bool = True
+    starts: int = 1
 
 
 def _move(rod, tendons, q, tau_from, tau_to):
@@ -742,9 +746,125 @@ def _move(rod, tendons, q, tau_from, tau_to):
                 raise
 
 
+_SWEEP = {1: 17, 2: 9, 3: 5}      # default grid points per tendon of the tension-box sweep
+
+
+def _snake(n, m):
+    """Grid indices of an n^m grid in an order where consecutive points are neighbours."""
+    if m == 1:
+        return [(i,) for i in range(n)]
+    sub = _snake(n, m - 1)
+    return [(i,) + s for i in range(n) for s in (sub if i % 2 == 0 else sub[::-1])]
+
+
+def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
+    """The linearise-QP-solve rounds from ``(tau, q)``: a dict with the best iterate
+    (``tau, q, y, lam``), ``hist``, ``it`` and ``settled``.
+
+    Gauss-Newton with the Levenberg-Marquardt term of :func:`inverse`; once the rounds
+    stall (an update more than half the previous one after three rounds: the linear
+    convergence of Gauss-Newton at a large residual), the QP uses the full Hessian of
+    ``1/2 |y(tau) - y*|^2``, ``W^T W + sum_i r_i d^2 y_i / d tau^2`` (the second term by a
+    finite difference of ``W``; Gauss-Newton again where it is not positive definite),
+    and a step that increases the distance is halved."""
+    m = len(tendons)
+    angle = ystar.size == 3
+    hmax_tau = float(hi.max())
+
+    def tip_of(q):
+        x, y, th = _rod.tip(rod, q)
+        return np.array([x, y, th][: ystar.size])
+
+    def jac(tau, q):
+        return wts[:, None] * _tension_jacobian(rod, tendons, tau, q, angle)
+
+    y = tip_of(q)
+    hist = [float(np.linalg.norm(wts * (y - ystar)))]
+    lam = np.zeros(m)
+    best = dict(tau=tau.copy(), q=q, y=y, lam=lam, dist=hist[0])
+    step, prev, newton, settled = np.inf, np.inf, False, False
+    for it in range(1, maxiter + 1):
+        W = jac(tau, q)
+        r = wts * (y - ystar)
+        H = W.T @ W
+        hmax = max(float(np.abs(H).max()), np.finfo(float).tiny)
+        mu = hmax * max(1e-10, min(1.0, (float(np.linalg.norm(r)) / rod.L) ** 2))
+        Hq = H + mu * np.eye(m)
+        if newton:
+            h = 1e-5 * hmax_tau
+            S = np.zeros((m, m))
+            for j in range(m):
+                tj = tau.copy()
+                tj[j] += h if tau[j] + h <= hi[j] else -h
+                qj = _move(rod, tendons, q, tau, tj)
+                S[:, j] = (jac(tj, qj) - W).T @ r / (tj[j] - tau[j])
+            Hf = H + 0.5 * (S + S.T)
+            if np.linalg.eigvalsh(Hf)[0] > 1e-8 * hmax:
+                Hq = Hf + 1e-12 * hmax * np.eye(m)
+        delta, lam, _ = qp_solve(Hq, W.T @ r, lo - tau, hi - tau)
+        tau1 = np.clip(tau + delta, lo, hi)
+        Z = null_space(W, rcond=1e-4)
+        if Z.shape[1]:
+            z, _, _ = qp_solve(Z.T @ Z, Z.T @ tau1, np.full(Z.shape[1], -np.inf),
+                               np.full(Z.shape[1], np.inf), A=Z, a_lower=lo - tau1, a_upper=hi - tau1)
+            tau1 = np.clip(tau1 + Z @ z, lo, hi)
+        step = float(np.abs(tau1 - tau).max())
+        if step > 0:
+            q1 = _move(rod, tendons, q, tau, tau1)
+            y1 = tip_of(q1)
+            if newton:          # halve a step that moves away from the target
+                for _ in range(20):
+                    if np.linalg.norm(wts * (y1 - ystar)) <= hist[-1]:
+                        break
+                    tau1 = tau + 0.5 * (tau1 - tau)
+                    q1 = _move(rod, tendons, q, tau, tau1)
+                    y1 = tip_of(q1)
+                step = float(np.abs(tau1 - tau).max())
+            q, tau, y = q1, tau1, y1
+        hist.append(float(np.linalg.norm(wts * (y - ystar))))
+        if hist[-1] <= best["dist"]:
+            best = dict(tau=tau.copy(), q=q, y=y, lam=lam, dist=hist[-1])
+        if step <= tol * hmax_tau:
+            best = dict(tau=tau.copy(), q=q, y=y, lam=lam, dist=hist[-1])
+            settled = True
+            break
+        if it >= 3 and step > 0.5 * prev:
+            newton = True
+        prev = step
+    return dict(best, hist=np.array(hist), it=it, settled=settled)
+
+
+def _sweep(rod, tendons, ystar, wts, lo, hi, n):
+    """Equilibria on an ``n``-point-per-tendon grid of the tension box (continuation along
+    a path through neighbouring grid points); returns the grid's local minima of the
+    distance as ``(distance, tau, q)``, nearest first."""
+    m = len(tendons)
+    axes = [np.linspace(lo[i], hi[i], n) for i in range(m)]
+    order = _snake(n, m)
+    taus = np.array([[axes[i][k[i]] for i in range(m)] for k in order])
+    q = _path(rod, tendons, np.zeros(m), taus[0], 4, _rod.straight(rod), True)[1][-1]
+    dist, states = np.empty(n ** m), [None] * n ** m
+    for j, (k, tk) in enumerate(zip(order, taus)):
+        if j:
+            q = _move(rod, tendons, q, taus[j - 1], tk)
+        x, yy, th = _rod.tip(rod, q)
+        flat = np.ravel_multi_index(k, (n,) * m)
+        dist[flat] = np.linalg.norm(wts * (np.array([x, yy, th][: ystar.size]) - ystar))
+        states[flat] = (tk, q)
+    grid = dist.reshape((n,) * m)
+    minima = []
+    for k in np.ndindex(*grid.shape):
+        nb = [grid[k[:i] + (k[i] + s,) + k[i + 1:]] for i in range(m) for s in (-1, 1)
+              if 0 <= k[i] + s < n]
+        if grid[k] <= min(nb):
+            flat = np.ravel_multi_index(k, grid.shape)
+            minima.append((float(grid[k]), *states[flat]))
+    return sorted(minima, key=lambda c: c[0])
+
+
 @_solve_errors
 def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=100,
-            q0=None, tensions0=None):
+            q0=None, tensions0=None, sweep=None):
     r"""Tensions that put the tip on ``target``, within ``tau_min <= tau <= tau_max``.
 
     The SoftRobots.Inverse scheme (Duriez 2013; Coevoet et al. 2017) on the rod: at the
@@ -756,14 +876,27 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
        ``mu = |W^T W| max(1e-10, min(1, |y_k - y*|^2 / L^2))`` keeps the step inside the
        range where the linearisation holds while the tip is far away, fades as it
        closes in (Gauss-Newton speed on a reachable target), keeps the QP strictly
-       convex when tendons are redundant, and does not move the fixed point ``delta = 0``);
+       convex when tendons are redundant, and does not move the fixed point ``delta = 0``;
+       it is capped at ``|W^T W|`` and does not vanish at an unreachable target);
     2. when tendons are redundant (``W`` has a null space ``Z``: singular values below
        1e-4 of the largest), ``min 1/2 |tau|^2`` over
        ``tau = tau_1 + Z z`` within the box: the least effort giving the same linearised tip.
 
-    Then re-solve the equilibrium and repeat until ``|delta|_inf <= tol max(tau_max)``.
+    Then re-solve the equilibrium and repeat until ``|delta|_inf <= tol max(tau_max)``
+    (round-off puts a floor near ``1e-9`` under this update: a smaller ``tol`` may not
+    settle).  When the rounds stall (Gauss-Newton converges only linearly at a large
+    residual) the QP takes the full Hessian of ``1/2 |y(tau) - y*|^2`` (second-order
+    term by a finite difference of ``W``) with step halving.
     At the fixed point the multipliers of QP 1 are those of the nonlinear problem
     ``min 1/2 |y(tau) - y*|^2`` over the box (``W`` is its exact Jacobian).
+
+    These rounds are **local**: far from the target the distance has other stationary
+    points.  A target the rounds do not reach is therefore searched globally for few
+    tendons: the equilibria on a grid of ``sweep`` points per tendon over the tension
+    box (faces and vertices included) are computed by continuation, the rounds are
+    restarted from the grid's local minima of the distance (the three nearest), and the
+    nearest result is returned.  With more than three tendons (default ``sweep = 0``)
+    the answer is the local one, and the message says so.
 
     Parameters
     ----------
@@ -780,14 +913,18 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     reach_tol : float
         A final ``distance <= reach_tol L`` counts as reached.
     maxiter : int
-        Outer iterations.
+        Outer iterations of each run of rounds.
     q0, tensions0 : optional start equilibrium and its tensions (default straight, 0).
+    sweep : int >= 0 or None
+        Grid points per tendon of the global search for an unreached target (None:
+        17, 9, 5 for one, two, three tendons, 0 beyond; 0 or 1: local only).
 
     Returns
     -------
     InverseResult
         Never raises for an unreachable target: ``reachable`` is False and ``distance``
-        says by how much it is missed.
+        says how far the nearest tip found is; ``settled`` is False if the rounds that
+        found it did not settle in ``maxiter`` (then the nearest iterate is returned).
 
     Raises
     ------
@@ -795,7 +932,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
         non-finite ``target`` or one of the wrong length, a NaN start state ``q0``.
     ActuationSolveError
-        If the outer iteration does not settle in ``maxiter`` rounds (says how far it got).
+        Only if an equilibrium solve itself fails (says how far it got).
 
     Examples
     --------
@@ -821,7 +958,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         raise ValueError(f"target must be (x, y) or (x, y, theta), got shape {ystar.shape}")
     tol, reach_tol = checks.nonnegative(tol, "tol"), checks.nonnegative(reach_tol, "reach_tol")
     maxiter = checks.integer(maxiter, "maxiter", low=1)
-    angle = ystar.size == 3
+    n_sweep = _SWEEP.get(m, 0) if sweep is None else checks.integer(sweep, "sweep", low=0)
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
     tau = np.clip(0.0 if tensions0 is None else _check_tendons(rod, tendons, tensions0,
                                                                "tensions0")[1], lo, hi)
@@ -829,40 +966,17 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     if q0 is None and any(tau):
         q = _path(rod, tendons, 0 * tau, tau, 4, q, True)[1][-1]
 
-    def tip_of(q):
-        x, y, th = _rod.tip(rod, q)
-        return np.array([x, y, th][: ystar.size])
-
-    y = tip_of(q)
-    hist = [float(np.linalg.norm(wts * (y - ystar)))]
-    lam = np.zeros(m)
-    step = np.inf
-    for it in range(1, maxiter + 1):
-        W = wts[:, None] * _tension_jacobian(rod, tendons, tau, q, angle)
-        r = wts * (y - ystar)
-        H = W.T @ W
-        hmax = max(float(np.abs(H).max()), np.finfo(float).tiny)
-        mu = hmax * max(1e-10, min(1.0, (float(np.linalg.norm(r)) / rod.L) ** 2))
-        delta, lam, _ = qp_solve(H + mu * np.eye(m), W.T @ r, lo - tau, hi - tau)
-        tau1 = np.clip(tau + delta, lo, hi)
-        Z = null_space(W, rcond=1e-4)
-        if Z.shape[1]:
-            z, _, _ = qp_solve(Z.T @ Z, Z.T @ tau1, np.full(Z.shape[1], -np.inf),
-                               np.full(Z.shape[1], np.inf), A=Z, a_lower=lo - tau1, a_upper=hi - tau1)
-            tau1 = np.clip(tau1 + Z @ z, lo, hi)
-        step = float(np.abs(tau1 - tau).max())
-        if step > 0:
-            q = _move(rod, tendons, q, tau, tau1)
-            tau = tau1
-        y = tip_of(q)
-        hist.append(float(np.linalg.norm(wts * (y - ystar))))
-        if step <= tol * float(hi.max()):
-            break
-    else:
-        raise ActuationSolveError(f"last tension update {step:.3e}, distance to target "
-                                  f"{hist[-1]:.3e}", where="actuation.inverse",
-                                  iteration=maxiter, reason="not settled")
-    dist = hist[-1]
+    res = _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter)
+    starts, scope = 1, "local"
+    if res["dist"] > reach_tol * rod.L and n_sweep >= 2:
+        scope = ("global: restarts from a " + ("x".join([str(n_sweep)] * m) if m > 1 else
+                                                f"{n_sweep}-point") + " sweep of the tension box")
+        for d0, t0, q0_ in _sweep(rod, tendons, ystar, wts, lo, hi, n_sweep)[:3]:
+            cand = _local_inverse(rod, tendons, ystar, wts, lo, hi, t0, q0_, tol, maxiter)
+            starts += 1
+            if cand["dist"] < res["dist"] - 1e-12 * rod.L:
+                res = cand
+    tau, q, y, lam, it, dist = res["tau"], res["q"], res["y"], res["lam"], res["it"], res["dist"]
     at = 1e-9 * float(hi.max())
     active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
                    for tk, hk, lk_ in zip(tau, hi, lo))
@@ -874,10 +988,13 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         on = [f"tendon {i} at its {a} bound (multiplier {lam[i]:.3g})"
               for i, a in enumerate(active) if a]
         msg = (f"target unreachable: the nearest reachable tip is {dist:.6g} away"
-               + (f"; {', '.join(on)}" if on else "; no bound active (a stationary point of the distance)"))
+               + (f"; {', '.join(on)}" if on else "; no bound active (a stationary point of the distance)")
+               + f" ({scope}, {starts} start{'s' if starts > 1 else ''})")
+        if not res["settled"]:
+            msg += f"; the rounds did not settle in {maxiter} (nearest iterate returned)"
     return InverseResult(tensions=tau, q=q, tip=y, target=ystar, distance=dist, reachable=reachable,
-                         multipliers=lam, active=active, iterations=it, history=np.array(hist),
-                         message=msg)
+                         multipliers=lam, active=active, iterations=it, history=res["hist"],
+                         message=msg, settled=res["settled"], starts=starts)
 
 
 # --------------------------------------------------------------------------------------

@@ -302,6 +302,46 @@ def test_redundant_tendons_are_resolved_by_minimum_effort(arm):
     assert np.abs(res.tensions - [10.0, 0.0, 10.0, 30.0]).max() <= 1e-6
 
 
+def _brute_nearest(rod, tendon, target, tau_max, n=600):
+    """The nearest tip over 0 <= tau <= tau_max by an n-step scan of the tension range
+    (continuation with static_path; inverse is not called)."""
+    taus, Q = ac.static_path(rod, [tendon], [tau_max], steps=n)
+    d = np.array([np.hypot(*(np.array(rd.tip(rod, q)[:2]) - target)) for q in Q])
+    return float(d.min()), float(taus[d.argmin(), 0]), d
+
+
+# the referee's cases (issue 23): a local minimum at an interior tension (case 1) and a
+# non-minimal fixed point of Gauss-Newton (case 2); the nearest tip is at the bound in both
+@pytest.mark.parametrize("tau_max, target", [(150.0, (0.3, 0.0)), (240.0, (0.0, 0.3))])
+def test_inverse_finds_the_global_nearest_tip_of_one_tendon(tau_max, target):
+    rod = rd.make_rod(20)
+    t = ac.make_tendon(rod, 0.03)
+    d_brute, tau_brute, d = _brute_nearest(rod, t, np.array(target), tau_max)
+    assert tau_brute == tau_max                    # the scan's nearest point is the bound
+    res = ac.inverse(rod, [t], target, tau_max=tau_max)      # maxiter 100: must not raise
+    assert not res.reachable and res.settled and res.active == ("upper",)
+    assert res.tensions[0] == tau_max and abs(res.distance - d_brute) <= 1e-9
+    assert res.distance <= d.min() + 1e-12 and "global" in res.message
+    assert res.multipliers[0] > 0
+
+
+def test_local_inverse_settles_on_a_stationary_point_and_says_local():
+    rod = rd.make_rod(20)
+    t = ac.make_tendon(rod, 0.03)
+    res = ac.inverse(rod, [t], (0.3, 0.0), tau_max=150.0, sweep=0)
+    assert res.settled and not res.reachable and "local" in res.message
+    assert res.active == ("",) and res.distance > 0.6          # an interior local minimum
+    # stationarity and a minimum, by central differences of the distance along tau
+    h = 0.05
+    dd = [np.hypot(*(np.array(rd.tip(rod, ac.static(rod, [t], res.tensions + s))[:2])
+                     - (0.3, 0.0))) for s in (-h, 0.0, h)]
+    assert abs(dd[2] - dd[0]) / (2 * h) <= 1e-6 and dd[0] > dd[1] < dd[2]
+    # stopped early, the rounds return their nearest iterate instead of raising
+    res2 = ac.inverse(rod, [t], (0.3, 0.0), tau_max=150.0, sweep=0, maxiter=2)
+    assert not res2.settled and res2.distance == res2.history.min()
+    assert "did not settle" in res2.message
+
+
 # -------------------------------------------------------------------------------- dynamics
 def test_slow_ramp_follows_the_quasi_static_path_fast_ramp_overshoots():
     rod = rd.make_rod(10)

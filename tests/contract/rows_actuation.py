@@ -76,7 +76,7 @@ def _static_call(func):
 def _inverse_valid():
     r, ts = _arm()                       # (x, y): near the tip under a tension of 3
     return (r, ts, (0.9986, 0.0449)), dict(tau_max=10.0, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=20,
-                                 q0=rod.straight(r), tensions0=[0.0])
+                                 q0=rod.straight(r), tensions0=[0.0], sweep=3)
 
 
 def _ramp_valid():
@@ -150,7 +150,7 @@ CALLS = [
           "target": Kind(dict(array().cases, long=_const([0.9, 0.1, 0.0, 0.0])), position=2),
           "tau_max": positive(), "tau_min": nonnegative(skip=("None",)), "tol": nonnegative(),
           "reach_tol": nonnegative(), "maxiter": integer(low=1), "q0": array(skip=("None",)),
-          "tensions0": _TENSIONS(skip=("None",))}),
+          "tensions0": _TENSIONS(skip=("None",)), "sweep": integer(low=0, skip=("None",))}),
     Call("actuation.qp_solve", ac.qp_solve,        # the floor's QP, re-exported
          lambda: ((2 * np.eye(2), np.array([-1.0, 1.0]), np.zeros(2), np.ones(2)), {}),
          {"H": array(position=0), "f": array(position=1), "lower": array(position=2)}),
