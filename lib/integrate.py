@@ -1019,7 +1019,7 @@ def generalized_alpha(u0, v0, dt, nsteps, force, mass, params, every=1, callback
 
 
 def discrete_gradient_correction(energy0, energy1, g_mid, dq, mass=None):
-    """Coefficient c of Gonzalez's midpoint discrete gradient in the metric of ``mass``.
+    """Coefficient c of the midpoint discrete gradient in the metric ``mass`` (Gonzalez: identity).
 
     The discrete gradient of Pi between q0 and q1 = q0 + dq is
 
