@@ -113,15 +113,16 @@ __all__ = [
     "Body", "make_body", "cantilever", "energy", "gradient", "hessian", "mass", "tip_load",
     "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
     "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
-    "dynamics_mass", "kinetic_energy", "expand",
+    "dynamics_mass", "kinetic_energy", "expand", "TipReference", "reference_tip_ratio",
 ]
 
 MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
 FORMULATIONS = ("T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar")
 MIXED = ("P2P1", "P2P0", "P1P0")
 
-#: Ecoflex 00-30 (Smooth-On) Yeoh constants in kPa, C10, C20, C30, as fitted by
-#: Elsayed et al. (2014) and reused in soft-robot FEM tool boxes.
+#: Ecoflex 00-30 (Smooth-On) Yeoh constants in kPa, C10, C20, C30, attributed to
+#: Elsayed et al. (2014) and reused in soft-robot FEM tool boxes (a common default);
+#: not traced to that paper's tables: unverified.
 ECOFLEX_0030_YEOH = (17.0, -0.2, 0.023)
 
 
@@ -884,6 +885,88 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     wall = time.perf_counter() - t0
     return SolveResult(x, [t[1] for t in path.tried], True, last["relative"], clock["asm"],
                        wall - clock["asm"])
+
+
+# --------------------------------------------------------------------------------------
+# a converged reference: Richardson extrapolation with the corner rate
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TipReference:
+    """A tip ratio extrapolated to ``h -> 0`` (:func:`reference_tip_ratio`).
+
+    ``value`` the extrapolated ratio, ``error`` its error bar (spread of the last two
+    extrapolants), ``meshes`` the ``(nx, ny)`` used, ``ratios`` their tip ratios,
+    ``extrapolants`` the pairwise extrapolants, ``exponent`` the rate ``2s`` used.
+    """
+
+    value: float
+    error: float
+    meshes: tuple
+    ratios: np.ndarray
+    extrapolants: np.ndarray
+    exponent: float
+
+    @property
+    def relative_error(self):
+        return self.error / abs(self.value)
+
+
+def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
+                        slenderness=10.0, steps=4):
+    r"""Tip ratio of the book's cantilever at ``h -> 0``, extrapolated with the corner rate.
+
+    The clamped face meets the traction-free faces in two corners where the elastic
+    solution behaves as ``r^s`` (:func:`lib.fem.corner_exponent`), so on uniform meshes
+    the tip ratio converges only as ``h^(2s)``.  This solves the cantilever on the
+    meshes ``(slenderness * ny_k, ny_k)`` (each twice as fine as the last) with
+    :func:`solve` and extrapolates with :func:`lib.fem.corner_extrapolation`.
+
+    Parameters
+    ----------
+    mat : Material with ``nu < 0.5`` (the corner exponent needs a finite bulk modulus)
+    alpha : float, non-zero, the load parameter of :func:`tip_load`
+    ny : at least three ints, each twice the previous
+    formulation : one of :data:`FORMULATIONS` (Taylor-Hood ``"P2P1"`` by default)
+    slenderness : float > 0 with ``slenderness * ny`` whole numbers
+    steps : int >= 1, load increments of :func:`solve`
+
+    Returns
+    -------
+    TipReference
+
+    Examples
+    --------
+    >>> ref = reference_tip_ratio(neo_hookean(1.0, 0.3), alpha=0.1, ny=(1, 2, 4), steps=1)
+    >>> ref.meshes, round(ref.exponent, 4)
+    (((10, 1), (20, 2), (40, 4)), 1.4223)
+    """
+    _check_mat(mat)
+    if mat.incompressible:
+        raise ValueError("mat must have nu < 0.5 (the corner exponent needs a finite bulk "
+                         "modulus), got nu = 0.5")
+    if checks.real(alpha, "alpha") == 0:
+        raise ValueError("alpha must be non-zero (the load the ratio divides by), got 0")
+    checks.choice(formulation, "formulation", FORMULATIONS)
+    L = checks.positive(slenderness, "slenderness")
+    if not isinstance(ny, (tuple, list, np.ndarray)):
+        raise ValueError(f"ny must be a sequence of mesh sizes, got {ny!r}")
+    nys = [checks.integer(n, "ny", low=1) for n in ny]
+    if len(nys) < 3 or any(b != 2 * a for a, b in zip(nys, nys[1:])):
+        raise ValueError(f"ny must hold at least three sizes, each twice the last, got {ny!r}")
+    meshes = []
+    for n in nys:
+        nx = L * n
+        if abs(nx - round(nx)) > 1e-9:
+            raise ValueError(f"slenderness * ny must be whole numbers, got {nx!r}")
+        meshes.append((int(round(nx)), n))
+    ratios = []
+    for nx, n in meshes:
+        b = cantilever(nx, n, formulation, mat, slenderness=L)
+        ratios.append(tip_ratio(b, solve(b, tip_load(b, alpha), steps=steps).x, alpha))
+    ratios = np.array(ratios)
+    value, error, E = fem.corner_extrapolation(ratios, mat.nu)
+    return TipReference(value, error, tuple(meshes), ratios, E,
+                        2 * fem.corner_exponent(mat.nu))
 
 
 # --------------------------------------------------------------------------------------

@@ -224,3 +224,27 @@ def test_divergence_diagnostics_reject_bad_input():
         fem.divergence_free_dimension(0, 1, "T3")
     with pytest.raises(ValueError, match="model"):
         fem.divergence_matrix("not a model")
+
+
+# ---------------------------------------------- Richardson extrapolation with the corner rate
+def test_corner_extrapolation_is_exact_for_the_pure_corner_rate_and_its_bar_bounds_the_error():
+    s = fem.corner_exponent(0.45)
+    h = 0.5 ** np.arange(5)
+    value, err, E = fem.corner_extrapolation(0.9 - 0.3 * h ** (2 * s), 0.45)
+    assert value == pytest.approx(0.9, abs=1e-14) and err < 1e-14 and E.size == 4
+    v = 0.9 - 0.3 * h ** (2 * s) + 0.2 * h ** (2 * s + 1)        # a higher-order term
+    value, err, E = fem.corner_extrapolation(v, 0.45)
+    assert abs(value - 0.9) < err < 1e-2
+    assert np.all(np.diff(np.abs(E - 0.9)) < 0)                   # extrapolants converge
+
+
+def test_corner_extrapolation_converges_the_full_clamp_sequence_faster_than_its_meshes():
+    # L/h = 4 T6 cantilever, nu = 0.3: the extrapolants' spread falls much faster than the
+    # mesh increments (which fall only as h^(2s))
+    r = []
+    for ny in (2, 4, 8, 16):
+        m = fem.cantilever(4 * ny, ny, "T6", 0.3, slenderness=4.0)
+        r.append(fem.deflection_ratio(m, fem.solve_linear(m, fem.tip_shear_load(m))))
+    value, err, E = fem.corner_extrapolation(r, 0.3)
+    assert err < 0.2 * abs(r[-1] - r[-2])
+    assert abs(value - r[-1]) > 3 * err                     # the finest mesh is outside the bar

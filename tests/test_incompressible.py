@@ -335,3 +335,27 @@ def test_extreme_shear_moduli_give_the_same_tip_ratio(mu):
     r = inc.solve(b, inc.tip_load(b, 1.0), steps=2)
     assert inc.tip_ratio(b, r.x, 1.0) == pytest.approx(inc.tip_ratio(ref, r_ref.x, 1.0), rel=1e-9)
     assert r.iterations == r_ref.iterations
+
+
+def test_reference_tip_ratio_at_small_load_is_the_linear_corner_extrapolation():
+    # at alpha -> 0 the finite-strain Taylor-Hood reference must agree with the linear
+    # mixed T6/P1 sequence of lib.fem extrapolated with the same rate, inside the bars
+    ref = inc.reference_tip_ratio(inc.neo_hookean(1.0, 0.45), alpha=1e-4, ny=(1, 2, 4, 8),
+                                  slenderness=4.0, steps=1)
+    lin = []
+    for ny in (1, 2, 4, 8):
+        m = fem.cantilever(4 * ny, ny, "T6", 0.45, slenderness=4.0)
+        lin.append(fem.deflection_ratio(m, fem.mixed_solve(m, fem.tip_shear_load(m))[0]))
+    value, err, _ = fem.corner_extrapolation(lin, 0.45)
+    assert ref.meshes == ((4, 1), (8, 2), (16, 4), (32, 8))
+    assert ref.exponent == pytest.approx(2 * fem.corner_exponent(0.45))
+    assert np.allclose(ref.ratios, lin, rtol=2e-2)          # two discretisations ...
+    assert abs(ref.value - value) < 1e-3 * value            # ... one limit
+    assert ref.error < abs(ref.ratios[-1] - ref.ratios[-2])
+
+
+def test_reference_tip_ratio_refuses_the_incompressible_limit_and_bad_sequences():
+    with pytest.raises(ValueError, match="mat"):
+        inc.reference_tip_ratio(inc.neo_hookean(1.0, 0.5))
+    with pytest.raises(ValueError, match="ny"):
+        inc.reference_tip_ratio(inc.neo_hookean(1.0, 0.3), ny=(1, 2, 3))
