@@ -28,9 +28,12 @@ free vibration after releasing the small tip load).  Errors are relative to the
 h-refined FEM reference (:data:`REFERENCE_NY` cells through the thickness).
 
 The tendon case separates the levels through the section: the tendon compresses the
-arm by ``eps0 = tau/EA`` and a near-incompressible section thickens, which
-:func:`strip_curvature_ratio` estimates in closed form and
-:func:`rod_tendon_with_section_law` puts back into the rod.  ``solve_static(...,
+arm by ``eps0 = tau/EA`` and the compressed near-incompressible section stiffens in
+bending (its finite-strain tangent, its thickening).  :func:`strip_flexure` solves
+Rivlin's exact flexure of the incompressible strip with the embedded tendon
+(``rho = 1 - (5 - 12 d^2/h^2) eps0 + O(eps0^2)``), :func:`strip_curvature_ratio` is the
+naive plane-section strip law (``1 - 4 eps0``, which drops a first-order initial-stress
+term), and :func:`rod_tendon_with_section_law` puts the flexure back into the rod.  ``solve_static(...,
 formulation="P2P1")`` re-solves a nonlinear FEM case with the finite-strain Taylor-Hood
 element of :mod:`lib.incompressible` to check that the T6 reference does not lock.
 
@@ -42,7 +45,8 @@ solve_static, reference, tip_error, frequencies, frequency_error, explicit_step,
 release_error                       the cases, their errors and costs
 rod_small_load_error, rod_slenderness_limit, pcc_load_error, pcc_load_limit
                                     the limits of the levels by root finding
-strip_stretch, strip_curvature_ratio, section_law_slenderness, rod_tendon_curvature_ratio,
+strip_stretch, strip_curvature_ratio, strip_flexure, strip_flexure_ratio,
+section_law_slenderness, rod_tendon_curvature_ratio,
 rod_tendon_with_section_law, tendon_curvature_ratio, fem_section_angle
                                     the tendon's section effect
 pcc_energy, pcc_gradient, pcc_static    PCC statics (from :mod:`lib.pcc`)
@@ -70,6 +74,7 @@ from scipy.optimize import brentq
 from . import actuation, fem, incompressible, pcc, rod
 from .core import checks
 from .core.errors import SolveError
+from .solvers import newton_solve
 from .pcc import static as pcc_static, static_energy as pcc_energy  # noqa: F401 (re-exported)
 from .pcc import static_gradient as pcc_gradient  # noqa: F401
 
@@ -79,7 +84,8 @@ __all__ = [
     "solve_static", "reference", "tip_error", "frequencies", "frequency_error", "explicit_step",
     "release", "release_error",
     "rod_small_load_error", "rod_slenderness_limit", "pcc_load_error", "pcc_load_limit",
-    "strip_stretch", "strip_curvature_ratio", "section_law_slenderness",
+    "strip_stretch", "strip_curvature_ratio", "strip_flexure", "strip_flexure_ratio",
+    "section_law_slenderness",
     "rod_tendon_curvature_ratio", "rod_tendon_with_section_law", "tendon_curvature_ratio",
     "fem_section_angle", "pcc_energy", "pcc_gradient", "pcc_static",
     "LEVELS", "CASES", "WORKING", "REFERENCE_NY", "REFERENCE_NY_NONLINEAR", "ALPHA_SMALL",
@@ -336,13 +342,14 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
     return xy, dofs(model), t
 
 
-def _p2p1_static(arm, model, load, tension, steps):
-    """Finite-strain Taylor-Hood solve of the FEM arm under ``load`` and a cable of ``tension``."""
+def _p2p1_static(arm, model, load, tension, steps, offset=None):
+    """Finite-strain Taylor-Hood solve of the FEM arm under ``load`` and a cable of ``tension``
+    along the node line ``y = offset`` (default :func:`tendon_offset`)."""
     mat = incompressible.neo_hookean(arm.E / (2.0 * (1.0 + arm.nu)), arm.nu)
     body = incompressible.make_body(model.mesh, mat, "P2P1", fixed=model.fixed, rho=arm.rho)
     extra, scale = None, None
     if tension:
-        cable = _fem_cable(model, tendon_offset(arm))
+        cable = _fem_cable(model, tendon_offset(arm) if offset is None else offset)
         extra = lambda u, f: (f * tension * actuation.cable_gradient(model, cable, u),  # noqa: E731
                               f * tension * actuation.cable_hessian(model, cable, u))
         scale = tension
@@ -642,8 +649,10 @@ def strip_curvature_ratio(strain):
         \rho = \frac{\kappa}{\tau d/E'I} = \frac{4\lambda^5}{\lambda^4 + 3}
         \approx 1 - 4\varepsilon_0 .
 
-    It neglects the variation of the thickness stretch across the section (an
-    ``O(kappa h)`` correction) and assumes exact incompressibility.
+    This is the *naive* strip law: linearising the fibre stretch in ``kappa Y`` drops the
+    initial-stress moment ``tau (h^2/12 - d^2) kappa``, a term of the same order as the
+    one kept, so it is right to first order only at ``d = h/sqrt(12)``; the exact
+    flexure is :func:`strip_flexure` (``1 - 4.25 eps0`` at ``d = h/4``).
 
     >>> round(strip_curvature_ratio(0.0), 12)
     1.0
@@ -654,21 +663,118 @@ def strip_curvature_ratio(strain):
     return 4.0 * lam**5 / (lam**4 + 3.0)
 
 
-def section_law_slenderness(tol, beta=None):
+_GL_Y, _GL_W = np.polynomial.legendre.leggauss(40)
+
+
+def _flexure_residual(x, eps, delta):
+    """Rivlin's flexure of the incompressible neo-Hookean strip (h = 1, E' = 4 mu = 1) with a
+    tendon of tension ``eps`` along the material line ``Y = delta``: the outer face free of
+    traction and the section's moment about the tendon zero, both over ``eps``."""
+    alpha, lc2 = x
+    mu = 0.25
+    lam = lambda Y: np.sqrt(lc2 - 2.0 * alpha * Y)           # noqa: E731  hoop stretch
+    g = lambda L: 0.5 * (L**2 + L**-2)                        # noqa: E731
+    la, lb, ld = lam(0.5), lam(-0.5), lam(delta)
+    face = mu * (1.0 - 1.0 / (la**2 * lb**2)) + eps / ld
+    moment = 0.0
+    for (a, b), jump in (((-0.5, delta), eps * alpha / ld), ((delta, 0.5), 0.0)):
+        Y = 0.5 * (b - a) * _GL_Y + 0.5 * (a + b)
+        L = lam(Y)
+        s_th = mu * (g(L) - g(la)) + jump + mu * (L**2 - L**-2)
+        moment += 0.5 * (b - a) * np.sum(_GL_W * s_th * (-2.0 * (Y - delta) / (L + ld)) / L)
+    return np.array([face, moment]) / eps
+
+
+def strip_flexure(strain, offset_ratio=0.25):
+    r"""Exact flexure of an incompressible neo-Hookean strip pulled by an embedded tendon.
+
+    Rivlin's finite flexure in plane strain: the reference strip ``|Y| <= h/2`` becomes a
+    circular sector whose hoop stretch is ``Lambda(Y)^2 = lambda_c^2 - 2 kappa Y`` (``kappa``
+    the curvature per reference length, ``lambda_c`` the centreline stretch) and whose radial
+    stretch is ``1/Lambda`` (incompressible); sections stay plane (radial).  With
+    ``sigma = -p I + mu B`` the radial equilibrium gives ``sigma_rr`` in closed form; the
+    tendon of tension ``tau`` runs along the material line ``Y = d``, presses on it with
+    ``tau/r_d`` (a jump of ``sigma_rr``) and closes the section: the faces are free, the
+    section's hoop force is ``-tau`` and its moment about the tendon vanishes.  The two
+    conditions fix ``kappa`` and ``lambda_c`` (Newton, :func:`lib.solvers.newton_solve`;
+    the section integrals by 40-point Gauss-Legendre on each side of the tendon).
+    Expanding in ``eps0 = tau/(E'A)`` (``E' = 4 mu``):
+
+    .. math::
+        \rho = \frac{\kappa}{\tau d/E'I} = 1 - \Bigl(5 - 12\frac{d^2}{h^2}\Bigr)\varepsilon_0
+        + O(\varepsilon_0^2).
+
+    Parameters
+    ----------
+    strain : float in [0, 0.2], ``eps0 = tau/(E' b h)``
+    offset_ratio : float in (0, 0.5), ``d/h`` (inside the strip)
+
+    Returns
+    -------
+    (rho, lambda_c) : the curvature ratio and the centreline stretch
+
+    >>> rho, lam = strip_flexure(0.025, 0.25)
+    >>> round(rho, 5), round(lam, 4)
+    (0.8997, 0.9767)
+    """
+    eps = checks.real(strain, "strain", 0.0, 0.2)
+    delta = checks.real(offset_ratio, "offset_ratio", 0.0, 0.5)
+    if not 0.0 < delta < 0.5:
+        raise ValueError(f"offset_ratio must lie strictly inside (0, 0.5), got {delta!r}")
+    if eps == 0.0:
+        return 1.0, 1.0
+    k0 = 12.0 * eps * delta
+    x0 = np.array([k0 * (1.0 - (5.0 - 12.0 * delta**2) * eps), strip_stretch(eps) ** 2])
+
+    def fun(x):
+        r = _flexure_residual(x, eps, delta)
+        J = np.empty((2, 2))
+        for j, hj in enumerate((1e-7 * k0, 1e-7)):
+            e = np.zeros(2)
+            e[j] = hj
+            J[:, j] = (_flexure_residual(x + e, eps, delta) - _flexure_residual(x - e, eps, delta)) / (2 * hj)
+        return r, J
+
+    x, _ = newton_solve(fun, x0, tol=1e-13, maxiter=30, line_search=False,
+                        where="levels.strip_flexure", roundoff="residual",
+                        floor=64 * np.finfo(float).eps / eps)      # residuals are over eps
+    return float(x[0] / k0), float(math.sqrt(x[1]))
+
+
+def strip_flexure_ratio(strain, offset_ratio=0.25):
+    """The curvature ratio ``rho`` of :func:`strip_flexure` (the exact flexure law).
+
+    >>> round(strip_flexure_ratio(0.0), 12)
+    1.0
+    """
+    return strip_flexure(strain, offset_ratio)[0]
+
+
+def section_law_slenderness(tol, beta=None, law="flexure", offset_ratio=0.25):
     """Slenderness L/h below which the strip's tendon curvature falls short of ``tau d/EI`` by more than ``tol``.
 
-    Solves ``1 - strip_curvature_ratio(beta h/(3L)) = tol`` for ``L/h`` (brentq on the
-    strain in [0, 100]).  ``tol`` must lie in [1e-6, 0.9999] (below, the shortfall
-    ``~ 4 strain`` is lost in the round-off of the ratio; above, no strain reaches it).
+    Solves ``1 - rho(eps0) = tol`` for the strain (brentq) with ``rho`` the exact flexure
+    (``law="flexure"``, :func:`strip_flexure_ratio`) or the naive strip law
+    (``law="strip"``, :func:`strip_curvature_ratio`), and returns
+    ``L/h = beta / (12 (d/h) eps0)`` (``eps0 = beta h/(3L)`` at ``d = h/4``).  ``tol`` must lie
+    in [1e-6, 0.5] for the flexure (its strains stop at 0.2), [1e-6, 0.9999] for the strip law.
 
-    >>> round(section_law_slenderness(0.05, 1.5), 1)
+    >>> round(section_law_slenderness(0.05, 1.5, law="strip"), 1)
     38.7
+    >>> round(section_law_slenderness(0.05, 1.5), 1)
+    41.3
     """
-    tol = checks.real(tol, "tol", 1e-6, 0.9999)
+    law = checks.choice(law, "law", ("flexure", "strip"))
+    tol = checks.real(tol, "tol", 1e-6, 0.5 if law == "flexure" else 0.9999)
     beta = BETA_TENDON if beta is None else checks.positive(beta, "beta")
-    eps = brentq(lambda e: 1.0 - strip_curvature_ratio(e) - tol, 0.0, 100.0,
+    delta = checks.real(offset_ratio, "offset_ratio", 0.0, 0.5)
+    if law == "flexure":
+        rho, top = (lambda e: strip_flexure_ratio(e, delta)), 0.2
+    else:
+        rho, top = strip_curvature_ratio, 100.0
+    eps = brentq(lambda e: 1.0 - (rho(e) if e > 0 else 1.0) - tol, 0.0, top,
                  xtol=1e-14 * min(1.0, 20.0 * tol))
-    return float(beta / (3.0 * eps))
+    return float(beta / (12.0 * delta * eps))
 
 
 def rod_tendon_curvature_ratio(arm, beta, N=WORKING["rod"], steps=10):
@@ -683,30 +789,44 @@ def rod_tendon_curvature_ratio(arm, beta, N=WORKING["rod"], steps=10):
 
 
 def rod_tendon_with_section_law(arm, beta, N=WORKING["rod"], steps=10):
-    """Rod centreline under the tendon with the lever ``d`` scaled by :func:`strip_curvature_ratio`.
+    """Rod centreline under the tendon with the lever ``d`` scaled by :func:`strip_flexure_ratio`.
 
     The tension, and with it the pre-compression, is constant along the arm, so the
     strip's correction is one factor on the tendon's moment ``tau d``: the rod then
     bends as the compressed continuum section does.  Returns ``(k, 2)`` centreline.
     """
     N, beta = _count(N, "N", low=2), checks.nonnegative(beta, "beta")
-    rho = strip_curvature_ratio(tendon_strain(arm, beta))
+    rho = strip_flexure_ratio(tendon_strain(arm, beta), 0.25)
     return _rod_centreline(_rod_tendon(arm, to_rod(arm, N), beta, _count(steps, "steps"),
                                       lever=rho))
 
 
-def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10):
+def tendon_curvature_ratio(arm, beta, ny=WORKING["fem"], steps=10, formulation="T6",
+                           offset_ratio=0.25):
     """FEM mid-span curvature (the mesh sections nearest 0.3 L and 0.7 L) over the beam value tau d/EI.
 
-    PCC gives exactly 1 and the rod 1 up to its discretisation
-    (:func:`rod_tendon_curvature_ratio`): their sections are rigid and their laws
-    linear.  Compare :func:`strip_curvature_ratio`.
+    The cable runs along the node line ``y = d = offset_ratio h`` (a node line of the T6
+    mesh: ``2 ny offset_ratio`` must be an integer) with ``tau d L/EI = beta``;
+    ``formulation="P2P1"`` solves with the finite-strain Taylor-Hood element of
+    :mod:`lib.incompressible` (locking-free as ``nu -> 0.5``), else the displacement T6
+    :func:`lib.actuation.cable_static`.  PCC gives exactly 1 and the rod 1 up to its
+    discretisation (:func:`rod_tendon_curvature_ratio`): their sections are rigid and
+    their laws linear.  Compare :func:`strip_flexure_ratio` (exact, incompressible) and
+    :func:`strip_curvature_ratio` (the naive strip law).
     """
     model = to_fem(arm, ny)
     beta, steps = checks.positive(beta, "beta"), _count(steps, "steps")
-    d = tendon_offset(arm)
-    u = actuation.cable_static(model, [_fem_cable(model, d)],
-                               [tendon_tension(arm, beta, d) / arm.b], steps=steps)[1][-1]
+    checks.choice(formulation, "formulation", ("T6", "P2P1"))
+    delta = checks.real(offset_ratio, "offset_ratio", 0.0, 0.5)
+    if not 0.0 < delta < 0.5 or abs(2 * ny * delta - round(2 * ny * delta)) > 1e-9:
+        raise ValueError(f"offset_ratio must lie in (0, 0.5) on a node line of the mesh "
+                         f"(2 ny offset_ratio an integer), got {delta!r} with ny = {ny}")
+    d = delta * arm.h
+    tau = tendon_tension(arm, beta, d) / arm.b
+    if formulation == "P2P1":
+        u = _p2p1_static(arm, model, np.zeros(model.n_dofs), tau, steps, offset=d)
+    else:
+        u = actuation.cable_static(model, [_fem_cable(model, d)], [tau], steps=steps)[1][-1]
     xs = np.unique(np.round(model.mesh.nodes[:, 0], 12))
     x1, x2 = (xs[np.argmin(np.abs(xs - f * arm.L))] for f in (0.3, 0.7))   # nearest sections
     kappa = (fem_section_angle(model, u, x2) - fem_section_angle(model, u, x1)) / (x2 - x1)

@@ -149,16 +149,34 @@ def test_strip_curvature_ratio_linearises_to_one_minus_four_strain():
     assert np.all(np.diff(r) < 0)
 
 
-def test_fem_tendon_curvature_follows_the_strip_law_and_depends_on_strain_only():
-    """The FEM's mid-span curvature ratio is the strip estimate to 0.75 points; equal
-    tendon strains beta h/(3L) give equal ratios whatever the slenderness; mesh-independent."""
-    a10, a20 = lv.make_arm(10.0), lv.make_arm(20.0)
-    full = lv.tendon_curvature_ratio(a10, 1.5)
-    assert abs(full - lv.strip_curvature_ratio(lv.tendon_strain(a10, 1.5))) < 0.0075
-    assert abs(full - lv.tendon_curvature_ratio(a10, 1.5, ny=4)) < 1e-3
-    same = (lv.tendon_curvature_ratio(a10, 0.5), lv.tendon_curvature_ratio(a20, 1.0))
-    assert lv.tendon_strain(a10, 0.5) == pytest.approx(lv.tendon_strain(a20, 1.0))
-    assert abs(same[0] - same[1]) < 2e-3 and same[0] < 0.95
+@pytest.mark.parametrize("delta", [0.1, 0.25, 1 / np.sqrt(12), 0.4])
+def test_exact_flexure_linearises_to_one_minus_five_minus_twelve_d2_strain(delta):
+    """(1 - rho)/eps0 at eps0 = 1e-4 and 2e-4, Richardson-extrapolated to eps0 = 0, is
+    5 - 12 d^2/h^2 (the naive strip law's 4 only at d = h/sqrt(12)); the error of the
+    one-term law is second order (its ratio at 2 eps0 and eps0 is 4)."""
+    c = [(1 - lv.strip_flexure_ratio(e, delta)) / e for e in (1e-4, 2e-4)]
+    assert 2 * c[0] - c[1] == pytest.approx(5 - 12 * delta**2, abs=2e-5)
+    err = [abs(lv.strip_flexure_ratio(e, delta) - (1 - (5 - 12 * delta**2) * e)) for e in (0.01, 0.02)]
+    assert err[1] / err[0] == pytest.approx(4.0, rel=0.05)
+
+
+def test_mixed_fem_follows_the_exact_flexure_not_the_strip_law_over_the_offset():
+    """Taylor-Hood P2/P1 at nu = 0.4999 (L/h = 20, eps0 = 2.5 %): the mid-span curvature
+    ratio is the exact flexure's to 1e-3 at d/h = 1/8 and 3/8, where the strip law (no d)
+    is off by more than a point, on opposite sides; refining ny = 4 -> 8 moves it < 1e-3."""
+    arm, eps = lv.make_arm(20.0, nu=0.4999), 0.025
+    strip = lv.strip_curvature_ratio(eps)
+    gaps = []
+    for delta in (0.125, 0.375):
+        beta = 12 * delta * eps * arm.slenderness
+        fem4 = lv.tendon_curvature_ratio(arm, beta, ny=4, steps=5, formulation="P2P1", offset_ratio=delta)
+        assert abs(fem4 - lv.strip_flexure_ratio(eps, delta)) < 1e-3
+        assert abs(fem4 - strip) > 0.01
+        gaps.append(fem4 - strip)
+    assert gaps[0] < 0 < gaps[1]
+    beta = 12 * 0.125 * eps * arm.slenderness
+    fem8 = lv.tendon_curvature_ratio(arm, beta, ny=8, steps=5, formulation="P2P1", offset_ratio=0.125)
+    assert abs(fem8 - (gaps[0] + strip)) < 1e-3
 
 
 def test_rod_tendon_curvature_converges_at_order_two():
@@ -180,11 +198,13 @@ def test_rod_with_the_strip_section_law_meets_the_fem_tendon_tip():
     assert plain > 0.2 and fixed < 0.03
 
 
-def test_section_law_slenderness_is_a_root_and_scales_with_the_pull():
-    """1 - rho(beta h/(3 L)) = tol at the returned L/h, and L/h is proportional to beta."""
+def test_tendon_slenderness_limit_of_the_flexure_against_its_first_order_estimate():
+    """41.3 at 5 % for beta = 1.5 (the strip law: 38.7); the one-term law
+    1 - 4.25 eps0 gives beta 4.25/(3 tol) = 42.5, within the O(eps0^2) it drops."""
     s = lv.section_law_slenderness(0.05, 1.5)
-    assert 1.0 - lv.strip_curvature_ratio(1.5 / (3 * s)) == pytest.approx(0.05, abs=1e-10)
-    assert lv.section_law_slenderness(0.05, 3.0) == pytest.approx(2 * s, rel=1e-10)
+    assert s == pytest.approx(41.34, abs=0.01)
+    assert lv.section_law_slenderness(0.05, 1.5, law="strip") == pytest.approx(38.68, abs=0.01)
+    assert s == pytest.approx(1.5 * 4.25 / (3 * 0.05), rel=0.04)
 
 
 def test_strip_law_bad_input_names_the_argument():
@@ -196,6 +216,8 @@ def test_strip_law_bad_input_names_the_argument():
         lv.section_law_slenderness(1.5)
     with pytest.raises(ValueError, match="N"):
         lv.rod_tendon_curvature_ratio(lv.make_arm(10.0), 1.5, N=1)
+    with pytest.raises(ValueError, match="offset_ratio"):
+        lv.strip_flexure(0.01, 0.5)                 # the tendon must lie inside the strip
 
 
 def test_taylor_hood_reference_agrees_with_t6_on_the_reference_mesh():
@@ -214,8 +236,10 @@ def test_root_finders_name_a_bracket_that_does_not_bracket():
         lv.rod_slenderness_limit(0.09, lo=3.5, hi=4.0, N=4)
     with pytest.raises(ValueError, match=r"lo must be < hi"):
         lv.pcc_load_limit(0.16, slenderness=3.0, n=2, lo=3.0, hi=1.0, N_ref=8)
-    with pytest.raises(ValueError, match=r"^tol must lie in \[1e-06, 0\.9999\]"):
+    with pytest.raises(ValueError, match=r"^tol must lie in \[1e-06, 0\.5\]"):
         lv.section_law_slenderness(1e-300)          # was a division by zero
+    with pytest.raises(ValueError, match=r"^tol must lie in \[1e-06, 0\.9999\]"):
+        lv.section_law_slenderness(1e-300, law="strip")
 
 
 def test_extreme_but_legal_strains_and_arms():
