@@ -1424,7 +1424,7 @@ def lie_newmark(rod, state, v, w, dt, nsteps, load=None, grav=0.0, beta=0.25, ga
     * the start is the *constant-configuration* predictor Delta = 0 (as lib.integrate's
       Newmark; the constant-acceleration start overshoots in the stiff stretch and shear
       modes when omega dt >> 1);
-    * the iteration matrix is the exact tangent of :func:`_newmark_tangent` (the
+    * the iteration matrix is the exact tangent (the
       stiffness with the rotational terms: the torque turning with the frame, the
       exponential map's Jacobian, the gyroscopic term), refactorised every iteration;
     * plain Newton first, then a backtracking line search on the residual
