@@ -39,7 +39,8 @@ element of :mod:`lib.incompressible` to check that the T6 reference does not loc
 
 Public functions
 ----------------
-make_arm, Arm, to_pcc, to_rod, to_fem, build, dofs     the arm and its three models
+make_arm, Arm, to_pcc, to_rod, rod_tendon, to_fem, build, dofs
+                                    the arm and its three models (rod_tendon: |d| <= h/2)
 tip_force, tendon_tension, tendon_offset, tendon_strain    the loads
 solve_static, reference, tip_error, frequencies, frequency_error, explicit_step, release,
 release_error                       the cases, their errors and costs
@@ -79,7 +80,7 @@ from .pcc import static as pcc_static, static_energy as pcc_energy  # noqa: F401
 from .pcc import static_gradient as pcc_gradient  # noqa: F401
 
 __all__ = [
-    "Arm", "make_arm", "to_pcc", "to_rod", "to_fem", "build", "dofs",
+    "Arm", "make_arm", "to_pcc", "to_rod", "rod_tendon", "to_fem", "build", "dofs",
     "tip_force", "tendon_tension", "tendon_offset", "tendon_strain",
     "solve_static", "reference", "tip_error", "frequencies", "frequency_error", "explicit_step",
     "release", "release_error",
@@ -190,6 +191,10 @@ def to_pcc(arm, n):
 
 def to_rod(arm, N):
     """Cosserat rod of ``N`` elements with the arm's EI, EA, k_sGA, rho A and rho I.
+
+    Its section radius ``r = h/sqrt(3)`` is an inertia radius, larger than the strip's
+    half-depth ``h/2``: put tendons on it with :func:`rod_tendon`, which bounds the offset
+    by ``h/2`` (``lib.actuation.make_tendon`` alone would admit up to ``0.577 h``).
 
     >>> a = make_arm(10.0)
     >>> r = to_rod(a, 10)
@@ -357,10 +362,34 @@ def _p2p1_static(arm, model, load, tension, steps, offset=None):
     return incompressible.displacement(body, res.x)
 
 
+def rod_tendon(arm, model, offset, anchor=None, offset_end=None):
+    """A tendon on the arm's rod (:func:`to_rod`), its offsets bounded by the strip, ``|d| <= h/2``.
+
+    The rod of :func:`to_rod` has the section radius ``r = h/sqrt(3)`` (so that
+    ``EA = 12 EI/h^2``), and :func:`lib.actuation.make_tendon` admits ``|d| <= r = 0.577 h``:
+    offsets between ``h/2`` and ``0.577 h`` lie outside the strip.  This checks the
+    strip's half-depth, then calls :func:`lib.actuation.make_tendon`.
+
+    >>> a = make_arm(10.0)
+    >>> t = rod_tendon(a, to_rod(a, 10), a.h / 4)
+    >>> rod_tendon(a, to_rod(a, 10), 0.55 * a.h)
+    Traceback (most recent call last):
+    ...
+    ValueError: offset must lie inside the strip, |d| <= h/2 = 0.005, got 0.0055000000000000005
+    """
+    _check_arm(arm)
+    checks.kind(model, "model", rod.Rod, "the arm's rod (lib.levels.to_rod)")
+    for name, value in (("offset", offset), ("offset_end", offset_end)):
+        if value is not None and abs(checks.real(value, name)) > arm.h / 2 * (1 + 1e-12):
+            raise ValueError(f"{name} must lie inside the strip, |d| <= h/2 = {arm.h / 2:g}, "
+                             f"got {value!r}")
+    return actuation.make_tendon(model, offset, anchor=anchor, offset_end=offset_end)
+
+
 def _rod_tendon(arm, model, beta, steps, lever=1.0, load=None, grav=0.0):
     """Rod equilibrium under the tendon pull ``beta`` (tension from d = h/4, lever ``lever d``)."""
     d = tendon_offset(arm)
-    return actuation.static(model, [actuation.make_tendon(model, lever * d)],
+    return actuation.static(model, [rod_tendon(arm, model, lever * d)],
                             [tendon_tension(arm, beta, d)], steps=steps, load=load, grav=grav)
 
 

@@ -218,6 +218,14 @@ def test_strip_law_bad_input_names_the_argument():
         lv.rod_tendon_curvature_ratio(lv.make_arm(10.0), 1.5, N=1)
     with pytest.raises(ValueError, match="offset_ratio"):
         lv.strip_flexure(0.01, 0.5)                 # the tendon must lie inside the strip
+    arm = lv.make_arm(10.0)
+    r = lv.to_rod(arm, 10)
+    assert r.r_over_L * r.L > 0.57 * arm.h          # the rod's radius is not the strip's edge
+    with pytest.raises(ValueError, match=r"offset must lie inside the strip"):
+        lv.rod_tendon(arm, r, 0.55 * arm.h)         # inside the rod's r = 0.577 h, outside h/2
+    with pytest.raises(ValueError, match=r"offset_end must lie inside the strip"):
+        lv.rod_tendon(arm, r, 0.0, offset_end=-0.51 * arm.h)
+    assert lv.rod_tendon(arm, r, 0.5 * arm.h).d.max() <= 0.5 * arm.h
 
 
 def test_taylor_hood_reference_agrees_with_t6_on_the_reference_mesh():
