@@ -77,8 +77,9 @@ residual exceeds it.  ``record=True`` returns the residual history and
 
 Which configuration reproduces each loop of ``lib``
 ---------------------------------------------------
-Checked iteration for iteration, solution to round-off, by
-``tests/equivalence/test_<module>.py`` (``L``: rod length, ``N`` elements,
+Checked iteration for iteration, solution to round-off, against each old loop kept in
+``tests/equivalence/test_<module>.py`` (``rod3d.lie_newmark`` has since become a
+safeguarded scheme with an exact tangent; its test compares results) (``L``: rod length, ``N`` elements,
 ``eps`` machine epsilon, ``S = EA + k_sGA``; ``bt`` = ``max_backtracks``):
 
 ==============================  ======================  ==========  ==========================  ===============================================
@@ -91,7 +92,8 @@ loop                            accept                  roundoff    floor       
                                                                                                 tendon's eyelets stay apart
 ``rod3d.static``                natural                 correction  ``16 eps S max(N, 4)``      ``xtol=1e-14 L``, ``xtol_rel=0``, bt 26,
                                                                                                 ``update`` = retract, ``free``, ``residual``
-``rod3d.lie_newmark``           none                    residual    ``16 eps S N``              ``reuse=4`` (modified Newton), lazy J, bt 0
+``rod3d.lie_newmark``           residual                residual    ``16 eps S N``              ``line_search="fallback"``, exact tangent; a step
+                                                                                                that fails is halved (``halving``)
 ``fem.static``                  none                    residual    ``64 eps (2mu+lam) n_max``  ``admissible`` det F > 0, bt 29, ``free``
 ``actuation._fem_newton``,      none                    residual    as fem.static               as fem.static; ``floor`` is max(tol scale,
 ``actuation.cable_static``                                                                      floor) there, the same test
