@@ -44,16 +44,22 @@ Formulations (``formulation=``)
 ``"T3"``, ``"T6"``   displacement-only, ``Pi = int W(F) - f.u``;
 ``"P2P1"``           Taylor-Hood: T6 displacement + continuous linear pressure,
 ``"P2P0"``           T6 + one pressure per element, ``"P1P0"`` T3 + one pressure per
-                     element (locks; kept for the inf-sup study).  The mixed functional
+                     element (locks; kept for the inf-sup study),
+``"P2P1disc"``       T6 + a discontinuous linear pressure (three per element).  On the
+                     3-point rule that ``"T6"`` uses it is T6's mixed twin: the pressure
+                     equations hold point by point, ``p = kappa (J - J_0)``, and
+                     condensing them gives back ``"T6"`` exactly.  The mixed functional
                      (Simo, Taylor & Pister 1985; Simo & Taylor 1991) is
                      ``L(u, p) = int g(F) + p (J - J_0) - p^2/(2 kappa) - f.u``,
                      a saddle point; ``kappa = inf`` is allowed;
-``"Fbar"``           T6 with the volumetric part evaluated at the element-mean dilatation
+``"Fbar"``           the mean-dilatation element (the name is kept for the code's sake):
+                     T6 with the volumetric part evaluated at the element-mean dilatation
                      ``theta_e = (1/A_e) int_e J``:  ``Pi = int g(F) + sum_e A_e U(theta_e)``
-                     (the F-bar idea of de Souza Neto et al. 1996 in its mean-dilatation
-                     form: ``Fbar = (theta/J)^{1/3} F`` leaves ``g`` of an isochoric model
-                     unchanged).  It is P2P0 with the pressure condensed per element, a
-                     pure displacement model with a symmetric tangent.
+                     It is P2P0 with the pressure condensed per element, a pure
+                     displacement model with a symmetric tangent.  It is *not* the F-bar
+                     element of de Souza Neto et al. (1996), which takes the centroid
+                     dilatation and has in general an unsymmetric tangent (and
+                     ``(theta/J)^{1/3} F`` would not keep ``F_33 = 1``).
 
 Array layout
 ------------
@@ -117,8 +123,8 @@ __all__ = [
 ]
 
 MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
-FORMULATIONS = ("T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar")
-MIXED = ("P2P1", "P2P0", "P1P0")
+FORMULATIONS = ("T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar", "P2P1disc")
+MIXED = ("P2P1", "P2P0", "P1P0", "P2P1disc")
 
 #: Ecoflex 00-30 (Smooth-On) Yeoh constants in kPa, C10, C20, C30, attributed to
 #: Elsayed et al. (2014) and reused in soft-robot FEM tool boxes (a common default);
@@ -513,6 +519,10 @@ def make_body(mesh, mat, formulation, fixed=None, rho=1.0):
         corners = mesh.elements[:, :3]
         _, pd = np.unique(corners, return_inverse=True)
         pdofs = pd.reshape(corners.shape)
+        xq, _ = quadrature.triangle(2)
+        Np, _ = shape_functions("T3", xq)
+    elif formulation == "P2P1disc":
+        pdofs = np.arange(3 * ne).reshape(ne, 3)
         xq, _ = quadrature.triangle(2)
         Np, _ = shape_functions("T3", xq)
     elif formulation in ("P2P0", "P1P0"):

@@ -103,7 +103,7 @@ def test_mooney_rivlin_fit_recovers_its_own_constants():
     assert np.allclose(m.constants, (5.0, 1.5), rtol=1e-12)
 
 
-FORMS = ["T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar"]
+FORMS = ["T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar", "P2P1disc"]
 
 
 @pytest.mark.parametrize("formulation", FORMS)
@@ -359,3 +359,28 @@ def test_reference_tip_ratio_refuses_the_incompressible_limit_and_bad_sequences(
         inc.reference_tip_ratio(inc.neo_hookean(1.0, 0.5))
     with pytest.raises(ValueError, match="ny"):
         inc.reference_tip_ratio(inc.neo_hookean(1.0, 0.3), ny=(1, 2, 3))
+
+
+@pytest.mark.parametrize("nu", [0.45, 0.4999])
+def test_mixed_twins_give_the_condensed_elements_solutions(nu):
+    # P2/P0 condensed element by element is the mean-dilatation element ("Fbar"); P2 with
+    # a discontinuous linear pressure on T6's 3-point rule is T6: same discrete solutions
+    # at a large load, but the mixed forms take far fewer Newton iterations near nu = 0.5
+    mat = inc.neo_hookean(1.0, nu)
+    for cond, twin in (("Fbar", "P2P0"), ("T6", "P2P1disc")):
+        bc, bt = inc.cantilever(20, 2, cond, mat), inc.cantilever(20, 2, twin, mat)
+        rc, rt = inc.solve(bc, inc.tip_load(bc, 1.0)), inc.solve(bt, inc.tip_load(bt, 1.0))
+        assert np.abs(rc.x - rt.x[:bt.n_u]).max() <= 1e-10 * np.abs(rc.x).max()
+        assert rt.newton_total <= 25 and len(rt.iterations) == 4
+        if nu == 0.4999:
+            assert rc.newton_total > 3 * rt.newton_total
+
+
+def test_p2p1disc_pressure_is_kappa_times_the_pointwise_dilatation():
+    mat = inc.neo_hookean(1.0, 0.49)
+    b = inc.cantilever(10, 1, "P2P1disc", mat)
+    x = inc.solve(b, inc.tip_load(b, 0.5)).x
+    F = inc._F(b, x[:b.n_u])
+    J = np.linalg.det(F)
+    pq = np.einsum("qc,ec->eq", b.Np, inc.pressure_field(b, x))
+    assert np.abs(pq - mat.kappa * (J - mat.J0)).max() <= 1e-8 * np.abs(pq).max()

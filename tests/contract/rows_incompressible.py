@@ -172,6 +172,7 @@ MODELS = [
         ("P2P1", inc.neo_hookean(1.0, 0.49)),               # mixed: the saddle functional
         ("P2P0", inc.mooney_rivlin(0.3, 0.2, 0.5)),         # kappa = inf
         ("P1P0", inc.yeoh(1.0, -0.1, 0.05, nu=0.5)),
+        ("P2P1disc", inc.mooney_rivlin(0.3, 0.2, 0.49)),    # T6's mixed twin
     )
 ]
 
