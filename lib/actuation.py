@@ -47,7 +47,9 @@ With the boundary traversed counter-clockwise (body on the left), ``n ds = S dx`
     c_{ab} = \int_0^1 N_a N_b'\,d\xi,\qquad
     K_p = -\frac{\partial f^{\text{ext}}}{\partial u} = p\, C .
 
-``K_p`` is constant and *unsymmetric*: ``c_ab + c_ba = [N_a N_b]`` at the ends of the
+``K_p`` is constant in the plane (``n ds = S dx`` is linear in the positions; in 3-D the
+area vector is a cross product and ``K_p`` depends on ``u``; linear and quadratic edges are
+implemented) and *unsymmetric*: ``c_ab + c_ba = [N_a N_b]`` at the ends of the
 loaded run, so the unsymmetric part sits on the two end nodes of an open run (a closed
 cavity has none: there the load is the gradient of ``-p`` times the cavity area).
 

@@ -56,7 +56,9 @@ def test_tendon_hessian_is_the_jacobian_of_the_tendon_gradient(name):
     fd = np.column_stack([fd4(lambda x: ac.tendon_gradient(rod, t, x), q, i, 2e-4)
                           for i in range(q.size)])
     assert np.abs(fd - H).max() <= 1e-8 * np.abs(H).max()
-    assert np.abs(H - H.T).max() <= 1e-14 * np.abs(H).max()      # conservative load
+    # conservative load: the FD Hessian is symmetric (the code symmetrises its own assembly,
+    # so its symmetry would prove nothing)
+    assert np.abs(fd - fd.T).max() <= 1e-8 * np.abs(H).max()
 
 
 def test_total_gradient_and_tangent_include_every_tendon():
