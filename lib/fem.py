@@ -440,10 +440,12 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
 
     Raises
     ------
-    ValueError naming a bad argument (a NaN in ``u0`` or ``load``, a load with no free
-    component).
-    ConvergenceError (a :class:`~lib.core.errors.SolveError`) naming the load step, the
-    iteration and the residual reached.
+    ValueError
+        naming a bad argument (a NaN in ``u0`` or ``load``, a load with no free
+        component).
+    ConvergenceError
+        (a :class:`~lib.core.errors.SolveError`) naming the load step, the iteration and
+        the residual reached.
 
     Examples
     --------

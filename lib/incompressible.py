@@ -821,10 +821,11 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
 
     Raises
     ------
-    ValueError naming a bad argument (a NaN in ``x0`` or ``load``, a zero load).
-    ConvergenceError (a :class:`~lib.core.errors.SolveError`, ``reason="cut limit"``)
-    naming the load step and λ tried, the load factor reached, the iteration and the
-    residual.
+    ValueError
+        naming a bad argument (a NaN in ``x0`` or ``load``, a zero load).
+    ConvergenceError
+        (a :class:`~lib.core.errors.SolveError`, ``reason="cut limit"``) naming the load
+        step and λ tried, the load factor reached, the iteration and the residual.
     """
     _check_body(body)
     load = checks.vector(load, "load", body.n_u)

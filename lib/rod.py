@@ -861,9 +861,18 @@ def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=Non
     kernels : bool, optional
         None: the switch of :mod:`lib.kernels`.
 
-    Returns a :class:`lib.integrate.Trajectory`; raises as :func:`lib.integrate.verlet` does
-    (``ValueError`` for bad input, named; ``NonFiniteState``, a ``SolveError`` and
-    ``FloatingPointError``, with the step and time where the state became non-finite).
+    Returns
+    -------
+    lib.integrate.Trajectory
+        The sampled states.
+
+    Raises
+    ------
+    ValueError
+        naming a bad argument.
+    NonFiniteState
+        (a ``SolveError`` and a ``FloatingPointError``) with the step and time where the
+        state became non-finite, as :func:`lib.integrate.verlet`.
 
     Examples
     --------
