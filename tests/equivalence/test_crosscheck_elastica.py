@@ -12,29 +12,7 @@ import scipy.sparse.linalg as spla
 
 from lib import crosscheck, rod
 
-from .trace import assert_round_off, assert_same_path, traced
-
-
-def check_count(n, name, minimum=1):          # lib.crosscheck._common's, as it was
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {n!r}")
-    return int(n)
-
-
-def newton_step(solve, where):                 # lib.crosscheck._common's, as it was
-    import warnings
-
-    import scipy.linalg as sla
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", spla.MatrixRankWarning)
-        try:
-            step = solve()
-        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
-            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
-    if not np.all(np.isfinite(step)):
-        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
-    return step
+from .trace import assert_round_off, assert_same_path, check_count, newton_step, traced
 
 
 # --------------------------------------------------------------------------------------

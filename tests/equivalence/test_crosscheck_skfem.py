@@ -18,32 +18,10 @@ from lib import incompressible as inc
 from lib.crosscheck import skfem as cc_skfem
 from lib.crosscheck.skfem import _nh_forms, _skfem_up_forms, skfem_basis
 
-from .trace import assert_round_off
+from .trace import assert_round_off, check_count, newton_step
 
 
 # the adapters' shared helpers the old loops called (lib/crosscheck/_common.py then), verbatim
-def check_count(n, name, minimum=1):
-    """``int(n)`` if ``n`` is an integer >= ``minimum``, else a ValueError naming ``name``."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {n!r}")
-    return int(n)
-
-
-def newton_step(solve, where):
-    """One sparse Newton solve; a singular tangent is reported with ``where``."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", spla.MatrixRankWarning)
-        try:
-            step = solve()
-        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
-            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
-    if not np.all(np.isfinite(step)):
-        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
-    return step
-
-
 def old_skfem_static(model, load, steps=10, maxiter=40, basis=None):
     """lib.crosscheck.skfem_static before the floors."""
     from skfem import asm, condense, solve

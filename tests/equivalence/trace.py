@@ -48,3 +48,27 @@ def fem_floor(model):
     gsum = np.abs(model.G).sum(axis=3) * model.w[:, :, None]
     node_scale = np.bincount(model.mesh.elements.ravel(), weights=gsum.sum(1).ravel())
     return 64 * EPS * (2 * model.mu + model.lam) * float(node_scale.max())
+
+
+# lib.crosscheck._common's helpers as they were, used by the old crosscheck loops
+def check_count(n, name, minimum=1):          # lib.crosscheck._common's, as it was
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {n!r}")
+    return int(n)
+
+
+def newton_step(solve, where):                 # lib.crosscheck._common's, as it was
+    import warnings
+
+    import scipy.linalg as sla
+    import scipy.sparse.linalg as spla
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", spla.MatrixRankWarning)
+        try:
+            step = solve()
+        except (spla.MatrixRankWarning, RuntimeError, sla.LinAlgError) as exc:
+            raise RuntimeError(f"{where}: the tangent matrix is singular ({exc})") from None
+    if not np.all(np.isfinite(step)):
+        raise RuntimeError(f"{where}: the Newton step is not finite (singular tangent)")
+    return step
