@@ -73,7 +73,7 @@ from . import kernels as _kernels
 from .beam import timoshenko_shear_coefficient
 from .core import checks
 from .core.errors import SolveError
-from .core.linalg import Factor, factor
+from .core.linalg import factor
 from .kernels.banded import SymmetricBanded
 from .solvers import load_path, newton_solve
 
@@ -675,20 +675,10 @@ def tip(rod, q):
 
 
 def _tangent(rod, q):
-    """The factorised Hessian: banded Cholesky, sparse LU if it is not positive definite.
-
-    A singular Hessian is reported when Newton solves with it (so the failure says at
-    which iteration), not here.
-    """
-    try:
-        return factor(lambda: _hessian(rod, q), banded=_banded_upper(rod, q),
-                      where="rod.static tangent")
-    except SolveError as err:
-        failed = err
-
-    def fail(b):
-        raise failed
-    return Factor(fail, "sparse LU", rod.ndof, failed.where)
+    """The factorised Hessian: banded Cholesky, sparse LU if it is not positive definite
+    (a singular one is a SolveError that the shared Newton reports with its iteration)."""
+    return factor(lambda: _hessian(rod, q), banded=_banded_upper(rod, q),
+                  where="rod.static tangent")
 
 
 _FIELDS = ("where", "step", "nsteps", "load", "time", "iteration", "residual", "relative",
