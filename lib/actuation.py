@@ -143,10 +143,7 @@ def _solve_errors(func):
         try:
             return func(*args, **kwargs)
         except SolveError as err:
-            new = ActuationSolveError(err.detail)
-            new.__dict__.update(err.__dict__)
-            new.args = (str(new),)
-            raise new from err
+            raise err.recast(ActuationSolveError) from err
     return wrapper
 
 

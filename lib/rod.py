@@ -681,10 +681,6 @@ def _tangent(rod, q):
                   where="rod.static tangent")
 
 
-_FIELDS = ("where", "step", "nsteps", "load", "time", "iteration", "residual", "relative",
-           "tol", "reason", "halvings", "history")
-
-
 def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     """Equilibrium of the rod under a dead tip load and gravity.
 
@@ -757,7 +753,7 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     try:
         return load_path(solve_at, q, steps=steps, where="rod.static")[0]
     except SolveError as err:
-        raise StaticSolveError(err.detail, **{f: getattr(err, f) for f in _FIELDS}) from err
+        raise err.recast(StaticSolveError) from err
 
 
 # --------------------------------------------------------------------------------------

@@ -132,10 +132,7 @@ class BlowUpError(SolveError, FloatingPointError):
 
 def _as_static_error(err):
     """A SolveError of the floors as this module's StaticSolveError (same attributes)."""
-    new = StaticSolveError(err.detail)
-    new.__dict__.update(err.__dict__)
-    new.args = (str(new),)
-    return new
+    return err.recast(StaticSolveError)
 
 
 class State(NamedTuple):

@@ -194,6 +194,14 @@ class SolveError(RuntimeError):
         new.__cause__ = self.__cause__
         return new
 
+    def recast(self, cls):
+        """This error as an instance of ``cls`` (a subclass: a face's own error name),
+        every attribute kept; raise it ``from`` this one."""
+        new = cls(self.detail)
+        new.__dict__.update(self.__dict__)
+        new.args = (str(new),)
+        return new
+
     def __reduce__(self):          # pickles (multiprocessing) with every attribute
         return (_rebuild, (type(self), self.detail, self.__dict__.copy()))
 
