@@ -1228,8 +1228,9 @@ def _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter, predictor, line_
             x0 = q0 + h * v0 + 0.5 * h * h * a0
         else:
             x0 = _predict(predictor, q0, v0, None, h)
-        x, info = newton_solve(fun, x0, tol, maxiter, line_search,
-                               where="discrete-gradient Newton")
+        with np.errstate(over="ignore", invalid="ignore"):    # a trial that overflows is a
+            x, info = newton_solve(fun, x0, tol, maxiter, line_search,   # failed trial (Newton)
+                                   where="discrete-gradient Newton")
         stats["iterations"] += info.iterations
         stats["backtracks"] += info.backtracks
         return x, 2.0 * (x - q0) / h - v0
