@@ -11,12 +11,15 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 from .published import PUBLISHED
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"
+if os.environ.get("LIB_FIGURES_DIR"):  # tools/visible_code.py: a reader's run writes elsewhere
+    FIGURES = Path(os.environ["LIB_FIGURES_DIR"])
 
 
 def _glue(name, value):
