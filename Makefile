@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 NBS    := $(sort $(wildcard chapters/*.ipynb))
 NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q
 
-.PHONY: book test venv unit nbval html-strict browser pdf bench execute ledger clean
+.PHONY: book test venv unit nbval html-strict browser pdf visible bench execute ledger clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ browser: $(STAMP)
 pdf: $(STAMP)
 	$(BIN)/python tools/build_pdf.py
 	$(BIN)/python tools/check_pdf.py _build/latex/book.pdf
+
+## make visible: the code a reader sees on each rewritten page runs alone (tools/visible_code.py)
+visible: $(STAMP)
+	$(BIN)/python tools/visible_code.py
 
 execute: $(STAMP)
 	$(BIN)/python tools/execute.py $(NBS)
