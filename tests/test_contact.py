@@ -483,6 +483,30 @@ def test_largest_step_stops_at_the_first_failure():
     assert best == 2 and out[-1][0] == 4 and "blew up" in out[-1][1]
 
 
+def test_mujoco_capsule_axial_inertia_is_the_cylinder_plus_two_hemispheres():
+    """The ratio the chapter glues, against the solid capsule: a cylinder of length l and
+    radius r (axial inertia m_c r^2/2) with two hemispherical caps (a sphere, 2 m_s r^2/5)."""
+    from lib.crosscheck import contact as P
+
+    r, seg = C.VALIDATION["radius"], 10
+    ell = C.VALIDATION["length"] / seg
+    Vc, Vs = math.pi * r * r * ell, 4 / 3 * math.pi * r**3
+    expected = (Vc / 2 + 2 * Vs / 5) / ((Vc + Vs) / 2)
+    out = P.mujoco_rolling(0.3, 0.4, segments=seg, dt=1e-3, time=0.01)
+    assert math.isclose(out["inertia_ratio"], expected, rel_tol=1e-9)
+    assert out["inertia_ratio"] < 1
+
+
+def test_a_step_the_case_refuses_is_a_bad_ladder_not_a_stability_limit():
+    """0.25 s is not a whole number of 0.8 ms steps: the ladder is wrong, and it must say so
+    (it once passed for the largest stable step of both other codes)."""
+    from lib.crosscheck import contact as P
+
+    with pytest.raises(ValueError, match="whole number of steps"):
+        P.largest_step(lambda h: P.mujoco_drag(1.0, 0.4, segments=3, dt=h),
+                       [5e-4, 8e-4], lambda r: True)
+
+
 def test_extreme_but_legal_inputs():
     """A pull a trillion times the weight, an incline a hair below vertical, a plane with an
     unnormalised normal of 1e-200: the closed forms and the factory stay exact."""

@@ -413,7 +413,15 @@ def mujoco_drag(force, mu, segments=10, dt=1e-4, time=None):
 
 
 def mujoco_rolling(alpha, mu, segments=10, dt=1e-4, time=None):
-    """The rolling case on MuJoCo's cable: gravity tilted by ``alpha`` about the cable's axis."""
+    """The rolling case on MuJoCo's cable: gravity tilted by ``alpha`` about the cable's axis.
+
+    Returns
+    -------
+    dict: ``translational``, ``rotational`` (J), ``exact`` (the pair of
+    :func:`lib.contact.rolling_energies`), ``rolls``, ``inertia_ratio`` the capsules' axial
+    moment of inertia as MuJoCo computed it (from the capsule geoms, caps included) over
+    the cylinder's :math:`mr^2/2`, ``wall``, ``steps``, ``finite``.
+    """
     V = C.VALIDATION
     T = V["time"] if time is None else time
     dt, nsteps = _check_steps(dt, T)
@@ -424,8 +432,10 @@ def mujoco_rolling(alpha, mu, segments=10, dt=1e-4, time=None):
     Et, Er = _mujoco_energies(model, data, bodies)
     ex_t, ex_r, rolls = C.rolling_energies(a, T, V["mass"], V["radius"], V["static"][2],
                                            V["kinetic"][2])
+    axial = model.body_inertia[bodies].min(axis=1)          # the smallest: about the axis
+    ratio = float(axial.sum() / (0.5 * model.body_mass[bodies].sum() * V["radius"] ** 2))
     return {"translational": Et, "rotational": Er, "exact": (ex_t, ex_r), "rolls": rolls,
-            "wall": wall, "steps": nsteps, "finite": finite}
+            "inertia_ratio": ratio, "wall": wall, "steps": nsteps, "finite": finite}
 
 
 def mujoco_drop(mu=0.4, segments=10, dt=1e-4, time=0.25, height=0.01):
@@ -466,8 +476,11 @@ def mujoco_drop(mu=0.4, segments=10, dt=1e-4, time=0.25, height=0.01):
 def largest_step(run, steps, accept):
     """The largest of ``steps`` (ascending) at which ``accept(run(dt))`` holds, and the results.
 
-    Stops at the first step that fails or raises (a blow-up); returns ``(dt_max or None,
-    results)`` with ``results`` a list of ``(dt, result or the exception text)``.
+    Stops at the first step that fails or blows up (a ``RuntimeError`` or
+    ``FloatingPointError``); returns ``(dt_max or None, results)`` with ``results`` a list
+    of ``(dt, result or the exception text)``.  A ``ValueError`` is not a blow-up: a step
+    the case refuses (one that does not divide its time span, say) is a bad ladder, and it
+    propagates instead of passing for the stability limit.
 
     >>> largest_step(lambda dt: dt, [1, 2, 3, 4], lambda r: r < 3)[0]
     2
@@ -480,7 +493,7 @@ def largest_step(run, steps, accept):
     for dt in steps:
         try:
             r = run(dt)
-        except (RuntimeError, FloatingPointError, ValueError) as exc:
+        except (RuntimeError, FloatingPointError) as exc:
             out.append((dt, str(exc)))
             break
         out.append((dt, r))
