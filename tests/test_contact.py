@@ -333,6 +333,7 @@ def test_complementarity_meets_every_target_at_a_tenth_of_the_time_span(N):
     assert np.all(np.abs(ro["translational"] / ro["exact_translational"] - 1) < 1e-8)
     assert np.all(np.abs(ro["rotational"] / ro["exact_rotational"] - 1) < 1e-8)
     assert list(ro["rolls"]) == [True, True, False, False]
+    assert np.array_equal(ro["slip"] < 1e-12, ro["rolls"])     # computed: it rolls exactly
     dr = C.validation_suite("complementarity", drop=True, N=N)["drop"]
     assert np.abs(dr["normal"] / dr["weight"] - 1).max() < 1e-3
     assert dr["penetration"] < 1e-12
@@ -355,6 +356,9 @@ def test_penalty_meets_the_energy_targets_and_creeps_as_its_closed_form(N):
     ro = r["rolling"]
     assert np.all(np.abs(ro["translational"] / ro["exact_translational"] - 1) < 1e-3)
     assert np.all(np.abs(ro["rotational"] / ro["exact_rotational"] - 1) < 1e-3)
+    # 45 deg rolls (the contact creeps at ~eps), 54 deg slides (~1 m/s at T)
+    assert list(ro["rolls"]) == [True, False]
+    assert ro["slip"][0] < 2 * pen.slip_speed and ro["slip"][1] > 0.5
 
 
 def test_penalty_drop_comes_to_rest_on_its_weight():
