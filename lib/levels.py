@@ -4,7 +4,9 @@ A planar silicone arm (length ``L``, in-plane thickness ``h``, out-of-plane widt
 ``b``, clamped at ``x = 0``) is described once by :class:`Arm` and mapped to the
 three models of the book so that all of them share one section stiffness:
 
-* plane strain (the arm is a strip, ``b`` wide): ``E' = E/(1-nu^2)``;
+* plane strain (the arm is a plate strip, ``b = 20 h`` wide by default, so that Searle's
+  parameter ``b^2/(R h)`` is tens under the large loads, see :func:`searle_parameter`):
+  ``E' = E/(1-nu^2)``;
 * bending ``EI = E' b h^3/12``, stretch ``EA = E' b h``, shear
   ``k_s G A = (5/6) E b h / (2(1+nu))`` (the rectangle's shear coefficient),
   mass ``rho A = rho b h`` and rotary inertia ``rho I = rho A h^2/12``;
@@ -88,7 +90,8 @@ __all__ = [
     "strip_stretch", "strip_curvature_ratio", "strip_flexure", "strip_flexure_ratio",
     "section_law_slenderness",
     "rod_tendon_curvature_ratio", "rod_tendon_with_section_law", "tendon_curvature_ratio",
-    "fem_section_angle", "pcc_energy", "pcc_gradient", "pcc_static",
+    "fem_section_angle", "pcc_energy", "pcc_gradient", "pcc_static", "searle_parameter",
+    "CLAMPS", "WIDTH_RATIO", "NU_INCOMPRESSIBLE", "E_SECANT",
     "LEVELS", "CASES", "WORKING", "REFERENCE_NY", "REFERENCE_NY_NONLINEAR", "ALPHA_SMALL",
     "ALPHA_LARGE", "BETA_TENDON", "E_DRAGON_SKIN", "RHO_DRAGON_SKIN", "NU_SILICONE", "G_ACC",
     "KS_RECT", "PSI", "SIGMA100", "SPECIFIC_GRAVITY",
@@ -101,7 +104,16 @@ SPECIFIC_GRAVITY = 1.07
 #: neo-Hookean uniaxial nominal stress mu (lam - lam^-2) at lam = 2, E = 3 mu.
 E_DRAGON_SKIN = 3.0 * SIGMA100 / (2.0 - 0.25)
 RHO_DRAGON_SKIN = 1000.0 * SPECIFIC_GRAVITY
+#: secant reading of the same point: nominal stress over nominal strain at stretch 2.
+E_SECANT = SIGMA100 / 1.0
 NU_SILICONE = 0.49
+#: the near-incompressible Poisson ratio of the Taylor-Hood (P2/P1) section studies.
+NU_INCOMPRESSIBLE = 0.4999
+#: default width over thickness: a plate strip, so that plane strain holds under the large loads.
+WIDTH_RATIO = 20.0
+#: FEM clamps at x = 0: "bonded" (both dofs of the face) or "sliding" (u_x = 0 on the face,
+#: u_y = 0 at its centre node only: the section is held plane and square, free to contract).
+CLAMPS = ("bonded", "sliding")
 G_ACC = 9.81
 KS_RECT = 5.0 / 6.0
 LEVELS = ("pcc", "rod", "fem")
@@ -153,8 +165,11 @@ class Arm:
         return self.rhoA * G_ACC * self.L**3 / self.EI
 
 
-def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=RHO_DRAGON_SKIN):
+def make_arm(slenderness, h=0.01, b=None, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=RHO_DRAGON_SKIN):
     """The Dragon Skin 10 strip of thickness ``h`` and width ``b`` with ``L = slenderness h``.
+
+    ``b`` defaults to ``WIDTH_RATIO h`` (a plate strip 20 thicknesses wide, in which the
+    plane-strain modulus of every level holds under the large loads).
 
     Examples
     --------
@@ -162,10 +177,31 @@ def make_arm(slenderness, h=0.01, b=0.02, E=E_DRAGON_SKIN, nu=NU_SILICONE, rho=R
     >>> round(a.E / 1e3, 1), a.rho, a.nu
     (260.0, 1070.0, 0.49)
     """
-    s, h, b, E, rho = (checks.positive(v, k) for v, k in ((slenderness, "slenderness"),
-                       (h, "h"), (b, "b"), (E, "E"), (rho, "rho")))
+    h = checks.positive(h, "h")
+    b = WIDTH_RATIO * h if b is None else b
+    s, b, E, rho = (checks.positive(v, k) for v, k in ((slenderness, "slenderness"),
+                    (b, "b"), (E, "E"), (rho, "rho")))
     nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False, include_high=False)
     return Arm(L=s * h, h=h, b=b, E=E, nu=nu, rho=rho)
+
+
+def searle_parameter(arm, curvature):
+    r"""Searle's parameter ``b^2 |kappa| / h`` of the arm bent to ``curvature`` (1/m).
+
+    It decides how a strip of width ``b`` bends (Searle 1908): well below 1 the
+    section curls anticlastically and the strip is a beam in plane stress (modulus
+    ``E``); at tens the edges cannot follow and the strip is a plate in cylindrical
+    bending (plane strain, ``E' = E/(1-nu^2)``), apart from edge zones.
+
+    Examples
+    --------
+    >>> a = make_arm(10.0, b=0.02)            # a 20 x 10 mm strip at R = 50 mm
+    >>> round(searle_parameter(a, 20.0), 3)
+    0.8
+    """
+    _check_arm(arm)
+    curvature = checks.real(curvature, "curvature")
+    return arm.b**2 * abs(curvature) / arm.h
 
 
 def _count(value, name, low=1):
@@ -206,21 +242,47 @@ def to_rod(arm, N):
                         ks=KS_RECT * (1.0 - arm.nu**2), L=arm.L, EI=arm.EI, rhoA=arm.rhoA)
 
 
-def to_fem(arm, ny):
-    """Plane-strain T6 model: ``ny`` cells through h, ``round(ny L/h)`` along L, x = 0 clamped."""
+def to_fem(arm, ny, clamp="bonded"):
+    """Plane-strain T6 model: ``ny`` cells through h, ``round(ny L/h)`` along L, x = 0 clamped.
+
+    ``clamp="bonded"`` fixes both dofs of the face x = 0; ``"sliding"`` fixes ``u_x`` on
+    it and ``u_y`` at its centre node only (needs an even ``ny``), so the root section is
+    held plane and square but free to contract and to take its shear as it likes.  The
+    pin only removes the rigid translation: :func:`solve_static` reports the sliding
+    solution shifted so that the root face's mean ``u_y`` is zero (a beam's clamp), which
+    converges under refinement where the pinned node's own displacement (a point
+    reaction) does not.
+
+    >>> m = to_fem(make_arm(3.0), 2, clamp="sliding")
+    >>> int(m.fixed.size)                     # 5 u_x on the face + 1 u_y
+    6
+    """
     _check_arm(arm)
     ny = _count(ny, "ny")
+    checks.choice(clamp, "clamp", CLAMPS)
     nx = max(1, int(round(ny * arm.slenderness)))
     mesh = fem.rectangle_mesh(nx, ny, "T6", length=arm.L, height=arm.h)
-    return fem.make_model(mesh, E=arm.E, nu=arm.nu, rho=arm.rho, fixed=fem.clamped_dofs(mesh))
+    fixed = fem.clamped_dofs(mesh)
+    if clamp == "sliding":
+        nodes = mesh.nodes
+        face = np.flatnonzero(np.isclose(nodes[:, 0], 0.0))
+        centre = face[np.isclose(nodes[face, 1], 0.0)]
+        if centre.size != 1:
+            raise ValueError("a sliding clamp needs a node at the root centre (use an even ny)")
+        fixed = np.sort(np.concatenate([2 * face, [2 * centre[0] + 1]]))
+    return fem.make_model(mesh, E=arm.E, nu=arm.nu, rho=arm.rho, fixed=fixed)
 
 
-def build(arm, level, size):
-    """The model of ``level`` ("pcc", "rod", "fem") at discretisation ``size`` (n, N or ny)."""
+def build(arm, level, size, clamp="bonded"):
+    """The model of ``level`` ("pcc", "rod", "fem") at discretisation ``size`` (n, N or ny);
+    ``clamp`` is the FEM's (see :func:`to_fem`; the beam levels' clamp is the same either way)."""
     _check_arm(arm)
     _check_level(level)
     _count(size, "size")
-    return {"pcc": to_pcc, "rod": to_rod, "fem": to_fem}[level](arm, size)
+    checks.choice(clamp, "clamp", CLAMPS)
+    if level == "fem":
+        return to_fem(arm, size, clamp)
+    return {"pcc": to_pcc, "rod": to_rod}[level](arm, size)
 
 
 def dofs(model):
@@ -289,7 +351,7 @@ BETA_TENDON = 1.5
 
 
 def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10,
-                 formulation="T6"):
+                 formulation="T6", clamp="bonded"):
     """Static equilibrium of one level; returns ``(centreline (k, 2), dofs, seconds)``.
 
     ``alpha``: dead tip load ``P = alpha EI/L^2`` in -y; ``gravity``: g = 9.81 m/s^2 in
@@ -300,15 +362,15 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
     :func:`lib.actuation.cable_static`).  ``formulation="P2P1"`` solves the nonlinear FEM
     cases with the finite-strain Taylor-Hood element of :mod:`lib.incompressible`
     instead (split neo-Hookean, the same mu and nu; the cable enters through
-    ``extra``): the check that the displacement T6 reference does not lock.  The clock
-    covers the solve only.
+    ``extra``): the check that the displacement T6 reference does not lock.  ``clamp``
+    is the FEM's root (:func:`to_fem`).  The clock covers the solve only.
     """
     _check_arm(arm)
     checks.choice(formulation, "formulation", ("T6", "P2P1"))
     gravity, linear = checks.boolean(gravity, "gravity"), checks.boolean(linear, "linear")
     steps = _count(steps, "steps")
     beta = checks.real(beta, "beta")
-    model = build(arm, level, size)
+    model = build(arm, level, size, clamp)
     P = tip_force(arm, alpha)
     g = G_ACC if gravity else 0.0
     d = tendon_offset(arm)
@@ -343,8 +405,23 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
         else:
             u = fem.static(model, load, steps=steps, tol=1e-8)
         t = time.perf_counter() - t0
+        if clamp == "sliding":
+            u = np.asarray(u, dtype=float).copy()
+            u[1::2] -= _root_mean_uy(model, u)
         xy = _fem_centreline(model, u)
     return xy, dofs(model), t
+
+
+def _root_mean_uy(model, u):
+    """Mean u_y over the root face (composite Simpson on its T6 nodes, exact for the field)."""
+    nodes = model.mesh.nodes
+    face = np.flatnonzero(np.isclose(nodes[:, 0], 0.0))
+    face = face[np.argsort(nodes[face, 1])]
+    w = np.zeros(face.size)
+    w[:-1:2] += 1.0
+    w[1::2] += 4.0
+    w[2::2] += 1.0
+    return float(w @ np.asarray(u).reshape(-1, 2)[face, 1] / w.sum())
 
 
 def _p2p1_static(arm, model, load, tension, steps, offset=None):
@@ -418,11 +495,11 @@ def tip_error(xy, xy_ref, L, transverse=False):
                   else np.linalg.norm(xy[-1] - xy_ref[-1])) / scale)
 
 
-def reference(arm, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10):
+def reference(arm, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10, clamp="bonded"):
     """The h-refined FEM reference centreline (``REFERENCE_NY`` linear, ``REFERENCE_NY_NONLINEAR``)."""
     linear = checks.boolean(linear, "linear")
     ny = REFERENCE_NY if linear else REFERENCE_NY_NONLINEAR
-    return solve_static(arm, "fem", ny, alpha, gravity, beta, linear, steps)[0]
+    return solve_static(arm, "fem", ny, alpha, gravity, beta, linear, steps, clamp=clamp)[0]
 
 
 def frequencies(arm, level, size, k=3):
@@ -493,23 +570,26 @@ def _root(f, lo, hi, xtol, what):
         raise SolveError(f"brentq: {err}", where=f"root of {what}") from None
 
 
-def rod_small_load_error(slenderness, N=WORKING["rod"]):
-    """Rod (N elements) tip error against the FEM reference under the small tip load."""
+def rod_small_load_error(slenderness, N=WORKING["rod"], clamp="bonded", ny_ref=REFERENCE_NY):
+    """Rod (N elements) tip error against the linear FEM (``ny_ref`` cells through h, with
+    ``clamp``) under the small tip load."""
     arm = make_arm(slenderness)
-    N = _count(N, "N")
-    ref = reference(arm, ALPHA_SMALL, linear=True)
+    N, ny_ref = _count(N, "N"), _count(ny_ref, "ny_ref")
+    ref = solve_static(arm, "fem", ny_ref, ALPHA_SMALL, linear=True, clamp=clamp)[0]
     xy = solve_static(arm, "rod", N, ALPHA_SMALL, linear=True)[0]
     return tip_error(xy, ref, arm.L, transverse=True)
 
 
-def rod_slenderness_limit(tol, lo=2.0, hi=50.0, N=WORKING["rod"]):
+def rod_slenderness_limit(tol, lo=2.0, hi=50.0, N=WORKING["rod"], clamp="bonded", ny_ref=REFERENCE_NY):
     """Slenderness L/h at which the rod's small-load tip error equals ``tol`` (brentq).
 
-    Below it the rod's rigid-section assumption costs more than ``tol``.  ``[lo, hi]``
-    must bracket it (a ValueError naming them otherwise).
+    Below it the rod's rigid-section assumption costs more than ``tol`` against the FEM
+    with ``clamp`` (:func:`to_fem`) and ``ny_ref`` cells through h.  ``[lo, hi]`` must
+    bracket it (a ValueError naming them otherwise).
     """
-    tol, N = checks.positive(tol, "tol"), _count(N, "N")
-    return _root(lambda s: rod_small_load_error(s, N) - tol, lo, hi, 1e-3,
+    tol, N, ny_ref = checks.positive(tol, "tol"), _count(N, "N"), _count(ny_ref, "ny_ref")
+    checks.choice(clamp, "clamp", CLAMPS)
+    return _root(lambda s: rod_small_load_error(s, N, clamp, ny_ref) - tol, lo, hi, 1e-3,
                  f"the rod error = tol = {tol:g} on L/h")
 
 

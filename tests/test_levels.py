@@ -260,3 +260,62 @@ def test_extreme_but_legal_strains_and_arms():
     assert lv.strip_curvature_ratio(1e-12) == pytest.approx(1 - 4e-12, abs=1e-15)
     arm = lv.make_arm(1e4)
     assert lv.tendon_strain(arm, 1.5) == pytest.approx(1.5 / 3e4, rel=1e-12)
+
+
+def test_searle_parameter_scales_as_width_squared_and_reproduces_the_narrow_strip():
+    """b^2 |kappa|/h: the 20 x 10 mm strip under the tendon's beam curvature beta/L at
+    L/h = 10 is 0.6 (a beam, plane stress); the default plate strip (b = 20 h) is 100
+    times that."""
+    narrow, plate = lv.make_arm(10.0, b=0.02), lv.make_arm(10.0)
+    kappa = lv.BETA_TENDON / narrow.L
+    assert np.isclose(lv.searle_parameter(narrow, kappa), 0.6, rtol=1e-12)
+    assert np.isclose(lv.searle_parameter(plate, -kappa) / lv.searle_parameter(narrow, kappa), 100.0)
+    assert np.isclose(plate.b / plate.h, lv.WIDTH_RATIO)
+
+
+@pytest.mark.parametrize("level, size", [("pcc", 4), ("rod", 10), ("fem", 2)])
+def test_nondimensional_results_do_not_depend_on_the_width(level, size):
+    """Everything is per unit width (EI, rho A, loads over b): the tip under a large load
+    and gravity is the same for b = 2 h and b = 20 h."""
+    out = [lv.solve_static(lv.make_arm(4.0, b=b), level, size, 1.0, gravity=True, steps=4)[0][-1]
+           for b in (0.02, 0.2)]
+    assert np.allclose(out[0], out[1], rtol=0, atol=1e-10)
+
+
+def test_sliding_clamp_converges_and_removes_most_of_the_rod_error():
+    """With the root free to contract the rod meets the FEM to 0.2 % at L/h = 3 (the
+    bonded clamp: above 5 %), and that FEM answer is mesh-converged (the bonded one, with
+    its singular corners, still moves by a tenth of a percent between n_y = 12 and 24)."""
+    s = lv.rod_small_load_error(3.0, clamp="sliding", ny_ref=6)
+    fine = lv.rod_small_load_error(3.0, clamp="sliding", ny_ref=12)
+    bonded = lv.rod_small_load_error(3.0, ny_ref=12)
+    assert fine < 0.002 and abs(s - fine) < 2e-4 and bonded > 0.05
+
+
+def test_sliding_clamp_holds_the_root_plane_and_its_mean_at_zero():
+    arm = lv.make_arm(3.0)
+    m = lv.to_fem(arm, 4, clamp="sliding")
+    nodes = m.mesh.nodes
+    face = np.flatnonzero(np.isclose(nodes[:, 0], 0.0))
+    assert set(2 * face) <= set(m.fixed) and m.fixed.size == face.size + 1
+    u, _ = lv.fem.mixed_solve(m, lv.fem.tip_shear_load(m, lv.tip_force(arm, 0.5) / arm.b))
+    uy = u.reshape(-1, 2)[face, 1]
+    assert np.ptp(uy) > 0                                   # the root section contracts
+    shifted = u.copy()
+    shifted[1::2] -= lv._root_mean_uy(m, u)
+    assert abs(lv._root_mean_uy(m, shifted)) < 1e-15
+    xy = lv.solve_static(arm, "fem", 4, 0.5, linear=True, clamp="sliding")[0]
+    assert np.allclose(xy, lv._fem_centreline(m, shifted), atol=1e-14)
+
+
+def test_the_clamps_differ_by_a_root_effect_that_fades_as_h_over_l():
+    """The bonded root stiffens the arm over a thickness or so: the two clamps' tip
+    deflections differ by a fraction that halves from L/h = 10 to 20 (about h/L)."""
+    gap = []
+    for s in (10.0, 20.0):
+        arm = lv.make_arm(s)
+        tips = [lv.solve_static(arm, "fem", 2, lv.ALPHA_SMALL, linear=True, clamp=c)[0][-1, 1]
+                for c in lv.CLAMPS]
+        assert tips[1] < tips[0] < 0                     # the sliding root is softer
+        gap.append(tips[1] / tips[0] - 1)
+    assert 1.6 < gap[0] / gap[1] < 2.4 and gap[1] < 0.02
