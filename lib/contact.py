@@ -803,9 +803,24 @@ def penalty_jacobians(rod, plane, friction, penalty, state, V):
 
     ``dF/dV = J^T D J`` exactly, D the block-diagonal derivative of the contact forces
     with respect to the contact velocities (normal dashpot, friction).  ``dF/dq`` is
-    the derivative along :func:`retract` increments; it is formed by central
-    differences of :func:`penalty_force` (step ``1e-7`` times the rod length), since
-    the contact frame, the roll arm and the gap all move with the state.
+    the derivative along :func:`retract` increments at fixed ``V``, in closed form: per
+    element, with :math:`\mathbf d = \mathbf x_{e+1} - \mathbf x_e`,
+    :math:`\mathbf P = \mathbf I - \mathbf n\mathbf n^\top` and
+    :math:`\tilde{\mathbf t} = \mathbf P\mathbf d`,
+
+    .. math::
+
+        \delta g = \mathbf n\cdot\delta\bar{\mathbf x},\quad
+        \delta\mathbf t = \frac{\mathbf P - \mathbf t\mathbf t^\top}{|\tilde{\mathbf t}|}\,\delta\mathbf d,\quad
+        \delta\mathbf l = \mathbf n\times\delta\mathbf t,\quad
+        \delta\mathbf a = r\,\mathbf n\times\mathbf R_e(\boldsymbol\psi_e\times\mathbf e_1),
+
+    for the gap, the contact frame and the roll arm :math:`\mathbf a = \mathbf d_1\times(-r\mathbf n)`;
+    the contact velocities :math:`u_t = \mathbf u_c\cdot\mathbf t`,
+    :math:`u_l = \mathbf u_c\cdot\mathbf l` with :math:`\mathbf u_c = \bar{\mathbf v} + \omega_{e,1}\mathbf a`
+    vary through the frame and the arm, the normal force through the gap, and the friction
+    law through :func:`friction_jacobian`.  Checked against central differences of
+    :func:`penalty_force` in ``tests/test_contact.py``.
 
     Returns
     -------
@@ -826,16 +841,51 @@ def penalty_jacobians(rod, plane, friction, penalty, state, V):
     D[:, 1:, 0] = dfdn * dfn_dun[:, None]
     J = _contact_jacobian(rod, n, x, Q)
     Cv = (J.T @ sp.block_diag(list(D)) @ J).toarray()
-    h = 1e-7 * rod.L
-    Kq = np.empty((rod.ndof, rod.ndof))
-    e = np.zeros(rod.ndof)
-    for j in range(rod.ndof):
-        e[j] = h
-        Fp = _join(*_penalty_forces(rod, plane, friction, penalty, *_retract(rod, x, Q, e), v, w)[:2])
-        Fm = _join(*_penalty_forces(rod, plane, friction, penalty, *_retract(rod, x, Q, -e), v, w)[:2])
-        Kq[:, j] = (Fp - Fm) / (2 * h)
-        e[j] = 0.0
-    return Kq, Cv
+    return _penalty_stiffness(rod, n, friction, penalty, x, Q, v, w, t, l, u_t, u_l, f_n,
+                              active, Jf, dfdn), Cv
+
+
+def _penalty_stiffness(rod, n, friction, penalty, x, Q, v, w, t, l, u_t, u_l, f_n, active,
+                       Jf, dfdn):
+    """dF/dq of :func:`penalty_jacobians`; local unknowns per element z = [x_e, x_{e+1}, psi_e]."""
+    N, r = rod.N, rod.radius
+    P = np.eye(3) - np.outer(n, n)
+    nt = np.linalg.norm((x[1:] - x[:-1]) @ P, axis=1)
+    A = (P[None] - t[:, :, None] * t[:, None, :]) / nt[:, None, None]      # dt/dd (N, 3, 3)
+    nx = so3.hat(n)
+    R = so3.rotmat(Q)                                                      # (N, 3, 3)
+    arm = _roll_arm(rod, n, Q)
+    e1x = so3.hat(np.array([1.0, 0.0, 0.0]))
+    Dd = np.zeros((3, 9))
+    Dd[:, :3], Dd[:, 3:6] = -np.eye(3), np.eye(3)
+    dt = A @ Dd                                                            # (N, 3, 9)
+    dl = nx @ dt
+    darm = np.zeros((N, 3, 9))
+    darm[:, :, 6:] = -r * nx @ R @ e1x                                     # d arm / d psi
+    vc = 0.5 * (v[1:] + v[:-1]) + w[:, :1] * arm
+    w1 = w[:, 0]
+    dg = np.zeros(9)
+    dg[:3] = dg[3:6] = 0.5 * n
+    dfn = np.where(active, -penalty.stiffness * rod.ell, 0.0)[:, None] * dg[None]     # (N, 9)
+    dut = np.einsum("ei,eiz->ez", vc, dt) + w1[:, None] * np.einsum("ei,eiz->ez", t, darm)
+    dul = np.einsum("ei,eiz->ez", vc, dl) + w1[:, None] * np.einsum("ei,eiz->ez", l, darm)
+    f_t, f_l = _friction_force(friction, penalty, f_n, u_t, u_l)
+    dft = Jf[:, 0, :1] * dut + Jf[:, 0, 1:] * dul + dfdn[:, :1] * dfn
+    dfl = Jf[:, 1, :1] * dut + Jf[:, 1, 1:] * dul + dfdn[:, 1:] * dfn
+    dftan = (t[:, :, None] * dft[:, None, :] + f_t[:, None, None] * dt
+             + l[:, :, None] * dfl[:, None, :] + f_l[:, None, None] * dl)
+    df = n[None, :, None] * dfn[:, None, :] + dftan                        # (N, 3, 9)
+    ftan = f_t[:, None] * t + f_l[:, None] * l
+    dtau = np.einsum("ei,eiz->ez", ftan, darm) + np.einsum("ei,eiz->ez", arm, dftan)
+    e = np.arange(N)
+    cols = np.concatenate([3 * e[:, None] + np.arange(6),                  # x_e, x_{e+1}
+                           3 * (N + 1) + 3 * e[:, None] + np.arange(3)], axis=1)   # (N, 9)
+    Kq = np.zeros((rod.ndof, rod.ndof))
+    for node in (0, 1):
+        rows = 3 * (e + node)[:, None] + np.arange(3)                      # (N, 3)
+        np.add.at(Kq, (rows[:, :, None], cols[:, None, :]), 0.5 * df)
+    np.add.at(Kq, ((3 * (N + 1) + 3 * e)[:, None], cols), dtau)
+    return Kq
 
 
 def step_limit(omega, c):

@@ -158,6 +158,35 @@ def test_normal_force_jacobian_and_the_penalty_jacobians():
     assert np.abs(yy - ref).max() <= 1e-6 * k
 
 
+@pytest.mark.parametrize("slip", [3e-4, 1.05e-3, 1.0])    # m/s: viscous, the fall, kinetic
+def test_penalty_position_jacobian_matches_central_differences(slip):
+    """dF/dq in closed form (gap, contact frame, roll arm, friction law) against central
+    differences of penalty_force along retract; a weak spring so that friction and the
+    spin terms are not swamped by the normal stiffness."""
+    rod = C.make_free_rod(5, radius=0.05)
+    rng = np.random.default_rng(3)
+    s = C.retract(rod, C.straight(rod, direction=(0.3, 0.1, 1.0)), 0.05 * rng.normal(size=rod.ndof))
+    pl = C.make_plane([0.1, 1.0, 0.2], origin=[0, 0.2, 0])
+    assert (C.gap(rod, pl, s) < 0).any() and (C.gap(rod, pl, s) > 0).any()   # some in contact
+    n3 = 3 * (rod.N + 1)
+    for k, (stiffness, damping) in enumerate(((1e4, None), (10.0, 0.0))):
+        pen = C.make_penalty(stiffness, damping=damping, slip_speed=1e-3)
+        V = slip * np.random.default_rng(k).normal(size=rod.ndof)
+        Kq, _ = C.penalty_jacobians(rod, pl, FR, pen, s, V)
+        h = 1e-7
+        Kfd = np.array([(C.penalty_force(rod, pl, FR, pen, C.retract(rod, s, h * e), V) -
+                         C.penalty_force(rod, pl, FR, pen, C.retract(rod, s, -h * e), V)) / (2 * h)
+                        for e in np.eye(rod.ndof)]).T
+        assert np.abs(Kq - Kfd).max() <= 1e-6 * np.abs(Kfd).max()
+        if stiffness > 100:
+            continue              # the spring's round-off in the differences swamps the rest
+        # the rotation columns (roll arm) and the spin-torque rows on their own scale
+        for block in (Kfd[:, n3:], Kfd[n3:]):
+            assert np.abs(block).max() > 1e-4 * np.abs(Kfd).max()  # not trivially zero
+        assert np.abs(Kq - Kfd)[:, n3:].max() <= 1e-5 * np.abs(Kfd[:, n3:]).max()
+        assert np.abs(Kq - Kfd)[n3:].max() <= 1e-5 * np.abs(Kfd[n3:]).max()
+
+
 def test_penalty_force_is_the_transpose_of_the_contact_jacobian():
     rod = C.make_free_rod(5, radius=0.05)
     s = _random_state(rod, seed=9, scale=0.05)
