@@ -1,4 +1,4 @@
-r"""Actuation of soft arms: tendons on the rod, follower pressure on the FEM arm, inverse models.
+r"""Actuation of soft arms: tendons on the rod, an open-face pressure on the FEM arm, inverse models.
 
 Three actuators and the two questions asked of them ("what shape does this input
 give?" and "what input gives this shape?").
@@ -7,10 +7,13 @@ Tendons on the discrete planar Cosserat rod (:mod:`lib.rod`, state and energy un
 ------------------------------------------------------------------------------------------
 A frictionless tendon runs inside the rod at a signed offset ``d(s)`` along the section
 normal ``n = (-sin phi, cos phi)`` (``d > 0``: the side the rod bends towards, counter-
-clockwise).  It is threaded through eyelets fixed to the sections where the rod's angles
-live: the clamp section (angle 0) at s = 0, the centre of every element e (angle
-``phi_e``) up to the anchor, and the anchor section, the end of element ``k - 1`` at
-node ``k`` (``k = N``: the tip).  Between eyelets the tendon is straight, so its length is
+clockwise).  It is threaded through eyelets fixed to the rod: the clamp section (angle 0)
+at s = 0, by default the centre of every element e (angle ``phi_e``) up to the anchor, and
+the anchor section, the end of element ``k - 1`` at node ``k`` (``k = N``: the tip).  An
+eyelet may also sit at any arc length s (the spacer disks of a disk-type robot): its
+centreline point is interpolated along its element and its section angle linearly
+between element centres (0 at the clamp, ``phi_{k-1}`` past the last centre).  Between
+eyelets the tendon is straight, so its length is
 
 .. math::
 
@@ -33,11 +36,29 @@ The load's direction moves with the rod (it looks like a follower load) yet it i
 conservative: it is the gradient of ``tau ell_t``, and its stiffness is symmetric.
 With constant offset ``d`` every section carries the moment ``tau d`` and the
 compression ``tau``, so the curvature is ``tau d / EI`` everywhere (Rucker and Webster
-2011, Armanini et al. 2023); the discrete rod reproduces it to second order in 1/N.
+2011, Armanini et al. 2023).  Through eyelets at the element centres the discrete rod
+reproduces it to second order in 1/N (the chords cut the corners); through fixed
+eyelets (disks) it converges, at second order, to the disk robot's own shape.
 
-Follower pressure on the plane-strain FEM arm (:mod:`lib.fem`)
-----------------------------------------------------------------
+A tendon in a continuous sheath (``make_tendon(..., sheath=True)``) has no chords: its
+path is ``p(s) = c(s) + d(s) n(phi(s))``, ``p' = (nu_1 - d kappa) t + (nu_2 + d') n``
+with the rod's stretch-shear ``(nu_1, nu_2)`` and curvature ``kappa``, and its length is
+
+.. math::
+
+    \ell_t = \int_0^{s_k} \sqrt{(\nu_1 - d\,\kappa)^2 + (\nu_2 + d')^2}\; ds ,
+
+integrated over the discrete rod's own strain field: ``nu`` of element e on its two
+halves, ``kappa = (phi_{e+1} - phi_e)/ell`` between element centres (``2 phi_0 / ell``
+in the clamp's half element, 0 past the last centre), three Gauss points per half
+element.  For constant ``d`` it gives the moment ``tau d`` at every joint, so the
+curvature is ``tau d / EI`` at any N (to round-off).
+
+An open-face follower pressure on the plane-strain FEM arm (:mod:`lib.fem`)
+------------------------------------------------------------------------------
 A pressure ``p`` on a run of boundary edges pushes along the *current* inward normal.
+This is an external load on an open face, not a pneumatic chamber: a closed cavity is
+self-equilibrated and has a symmetric load stiffness (see below); it is not modelled here.
 With the boundary traversed counter-clockwise (body on the left), ``n ds = S dx`` with
 ``S = [[0, 1], [-1, 0]]``, and on an edge with nodes b and shape functions ``N_b(xi)``
 
@@ -120,7 +141,7 @@ __all__ = [
     "tension_jacobian", "ActuationSolveError",
     # inverse model
     "InverseResult", "inverse", "qp_solve",
-    # follower pressure on the FEM arm
+    # an open-face follower pressure on the FEM arm
     "Chamber", "make_chamber", "pressure_force", "pressure_stiffness", "pressure_residual",
     "pressure_static", "newton_history",
     # dynamics
@@ -179,12 +200,20 @@ class Tendon:
         Signed offset d at s = 0 and at s = L (linear taper in between).
     anchor : int
         Node k where the tendon ends (1..N; N is the tip).
-    s : (M,) arc length of the eyelets, M = k + 2 (clamp, k element centres, anchor).
+    s : (M,) arc length of the eyelets, clamp first and anchor last (M = k + 2 for the
+        default eyelets at the element centres).  For a sheath these are the points
+        ``s = 0, ell/2, ell, ..., k ell`` on its path, for drawing only.
     d : (M,) offset at the eyelets.
-    elem : (M,) element whose angle orients each eyelet (-1: the clamp, angle 0).
-    nodes : (M, 2) the one or two nodes whose mean (``weights``) is the eyelet's
+    elem : (M,) first element whose angle orients each eyelet (-1: the clamp, angle 0).
+    elem_b : (M,) second element (-1: none); the eyelet's section angle is
+        ``angle_weights[:, 0] phi_elem + angle_weights[:, 1] phi_elem_b``.
+    angle_weights : (M, 2) those weights (1 and 0 at an element centre).
+    nodes : (M, 2) the one or two nodes whose weighted sum (``weights``) is the eyelet's
         centreline point (node 0 is the clamp at the origin).
     weights : (M, 2) their weights.
+    sheath : bool
+        False: straight between eyelets (chords).  True: a continuous sheath, the length
+        the integral of the module docstring's sheath integrand.
     """
 
     N: int
@@ -197,6 +226,10 @@ class Tendon:
     nodes: np.ndarray
     weights: np.ndarray
     _cols: np.ndarray = field(repr=False)
+    elem_b: np.ndarray = None
+    angle_weights: np.ndarray = None
+    sheath: bool = False
+    _half: dict = field(default=None, repr=False)
 
     @property
     def n_eyelets(self) -> int:
@@ -209,14 +242,74 @@ def _offset(rod, value, name):
     return checks.real(value, name, -r * (1 + 1e-12), r * (1 + 1e-12))
 
 
-def make_tendon(rod, offset, anchor=None, offset_end=None):
+def _eyelet_arrays(ell, k, s_inner):
+    """Centreline nodes/weights and section angles/weights of eyelets at the clamp, at the
+    arc lengths ``s_inner`` (strictly inside (0, k ell)) and at the anchor node k.
+
+    The centreline point is interpolated along the element (nodes e, e+1); the section
+    angle linearly between element centres, from 0 at the clamp, held at ``phi_{k-1}``
+    beyond the last centre (the anchor section is the end of element k - 1).  At an
+    element centre this is that element's node mean and angle."""
+    s_inner = np.asarray(s_inner, dtype=float)
+    x = s_inner / ell
+    x = np.where(np.abs(2 * x - np.round(2 * x)) < 1e-9, np.round(2 * x) / 2, x)   # snap to
+    e = np.minimum(np.floor(x), k - 1).astype(np.int64)       # nodes and centres exactly
+    xi = x - e
+    i = np.floor(x - 0.5).astype(np.int64)                     # centre i <= s < centre i + 1
+    eta = np.where(i < 0, 2 * x, x - 0.5 - i)
+    beyond = i >= k - 1
+    ea = np.where(beyond, k - 1, i)
+    eb = np.where(beyond, -1, i + 1)
+    wa = np.where(beyond, 1.0, 1.0 - eta)
+    wb = np.where(beyond, 0.0, eta)
+    at_centre = ~beyond & (eta == 0.0)
+    eb = np.where(at_centre, -1, eb)
+    ea = np.where(ea < 0, -1, ea)
+    s = np.concatenate([[0.0], s_inner, [k * ell]])
+    nodes = np.concatenate([[[0, 0]], np.column_stack([e, e + 1]), [[k, k]]]).astype(np.int64)
+    weights = np.concatenate([[[0.0, 0.0]], np.column_stack([1.0 - xi, xi]), [[0.5, 0.5]]])
+    elem = np.concatenate([[-1], ea, [k - 1]]).astype(np.int64)
+    elem_b = np.concatenate([[-1], eb, [-1]]).astype(np.int64)
+    aw = np.concatenate([[[1.0, 0.0]], np.column_stack([wa, wb]), [[1.0, 0.0]]])
+    return s, nodes, weights, elem, elem_b, aw
+
+
+def _sheath_halves(ell, k):
+    """The 2k half elements of a sheath to node k: element, start s, the two angles of the
+    curvature ``kappa = kf (phi_hi - phi_lo)`` that acts on it (-1: the clamp angle 0)."""
+    h = np.arange(2 * k)
+    e = h // 2
+    first = h % 2 == 0
+    lo = np.where(first, e - 1, e)                 # first half: joint e-1 | e (clamp: -1 | 0)
+    hi = np.where(first, e, e + 1)
+    kf = np.where(first & (e == 0), 2.0 / ell, 1.0 / ell)
+    last = ~first & (e == k - 1)                   # past the last centre: no curvature
+    lo, hi, kf = np.where(last, -1, lo), np.where(last, -1, hi), np.where(last, 0.0, kf)
+    # columns of the local variables (x_e, y_e, x_e+1, y_e+1, phi_e, phi_lo, phi_hi); -1: none
+    cols = np.column_stack([3 * e - 2, 3 * e - 1, 3 * e + 1, 3 * e + 2, 3 * e, 3 * lo, 3 * hi])
+    cols[:, :2][e == 0] = -1
+    cols[:, 5][lo < 0] = -1
+    cols[:, 6][hi < 0] = -1
+    g, w = np.polynomial.legendre.leggauss(3)
+    sg = (h * 0.5 * ell)[:, None] + 0.25 * ell * (1 + g)[None, :]      # (2k, 3) Gauss points
+    half = dict(e=e, lo=lo, hi=hi, kf=kf, cols=cols, sg=sg, wg=0.25 * ell * w)
+    for a in half.values():
+        a.setflags(write=False)
+    return half
+
+
+def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=False):
     r"""A tendon at offset ``d(s)`` from the centreline of ``rod``, anchored at node ``anchor``.
 
     .. math:: d(s) = d_0 + (d_1 - d_0)\, s / L ,
 
     ``d_0 = offset``, ``d_1 = offset_end`` (default: ``offset``, a straight tendon).
-    Eyelets sit at s = 0 (clamp), at every element centre ``(e + 1/2) ell`` below the
-    anchor and at the anchor ``s = k ell`` (see the module docstring).
+    By default eyelets sit at s = 0 (clamp), at every element centre ``(e + 1/2) ell``
+    below the anchor and at the anchor ``s = k ell`` (see the module docstring), so the
+    chords between them shrink with the mesh.  ``eyelets`` puts them at any arc lengths
+    instead (spacer disks of a disk-type robot, independent of the mesh), and
+    ``sheath=True`` makes the tendon run in a continuous sheath (no chords), whose length
+    gives the curvature ``tau d / EI`` at any N.
 
     Parameters
     ----------
@@ -227,6 +320,13 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
         Node 1..N where the tendon is tied (default N, the tip).
     offset_end : float, optional
         d at s = L (the taper is evaluated up to the anchor only); |d| <= r.
+    eyelets : sequence of float, optional
+        Arc lengths of the eyelets between the clamp and the anchor, strictly increasing
+        and strictly inside ``(0, anchor ell)`` (the clamp and anchor eyelets are always
+        there).  Default: the element centres.  An eyelet takes the centreline point at
+        its arc length and the section angle interpolated between element centres.
+    sheath : bool
+        A continuous sheath instead of eyelets (then ``eyelets`` must be None).
 
     Returns
     -------
@@ -236,7 +336,8 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
     ------
     ValueError
         ``offset`` / ``offset_end`` not finite or outside the section, ``anchor`` not a
-        node in 1..N.
+        node in 1..N, ``eyelets`` not increasing or outside ``(0, anchor ell)``, or given
+        with ``sheath``.
 
     Examples
     --------
@@ -244,27 +345,45 @@ def make_tendon(rod, offset, anchor=None, offset_end=None):
     >>> t = make_tendon(rd.make_rod(4), 0.02, anchor=2)
     >>> t.s.tolist(), t.elem.tolist()
     ([0.0, 0.125, 0.375, 0.5], [-1, 0, 1, 1])
+    >>> make_tendon(rd.make_rod(4), 0.02, eyelets=[0.5]).s.tolist()      # one disk, mid-span
+    [0.0, 0.5, 1.0]
     """
     N, L = _check_rod(rod).N, rod.L
     d0 = _offset(rod, offset, "offset")
     d1 = d0 if offset_end is None else _offset(rod, offset_end, "offset_end")
     k = N if anchor is None else checks.integer(anchor, "anchor", 1, N)
+    sheath = checks.boolean(sheath, "sheath")
     ell = rod.ell
-    e = np.arange(k)
-    s = np.concatenate([[0.0], (e + 0.5) * ell, [k * ell]])
+    half = None
+    if sheath:
+        if eyelets is not None:
+            raise ValueError("eyelets must be None for a sheath (it has no eyelets), got "
+                             f"{checks.show(eyelets)}")
+        half = _sheath_halves(ell, k)
+        s_inner = 0.5 * ell * np.arange(1, 2 * k)
+    elif eyelets is None:                   # the element centres
+        s_inner = (np.arange(k) + 0.5) * ell
+    else:
+        s_inner = checks.vector(eyelets, "eyelets", low=0.0, high=k * ell,
+                                include_low=False, include_high=False)
+        if s_inner.size and np.any(np.diff(s_inner) <= 0):
+            raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
+                             f"{checks.show(eyelets)}")
+    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner)
+    if not sheath and eyelets is None:
+        s[1:-1] = s_inner                   # the centres' arc lengths as computed above
     d = d0 + (d1 - d0) * s / L
-    elem = np.concatenate([[-1], e, [k - 1]])
-    nodes = np.concatenate([[[0, 0]], np.column_stack([e, e + 1]), [[k, k]]]).astype(np.int64)
-    weights = np.concatenate([[[0.0, 0.0]], np.full((k, 2), 0.5), [[0.5, 0.5]]])
     # columns of dp_j/dq: x, y of the two nodes (node i >= 1 -> 3(i-1)+1, 3(i-1)+2), the
-    # angle 3 e_j twice (for the x and y parts of dp/dphi); -1: none (the clamp)
+    # first angle twice (for the x and y parts of dp/dphi), the second angle twice; -1: none
     cols = np.column_stack([3 * nodes[:, :1] - 2, 3 * nodes[:, :1] - 1, 3 * nodes[:, 1:] - 2,
-                            3 * nodes[:, 1:] - 1, 3 * elem, 3 * elem])
-    cols[np.column_stack([np.repeat(nodes < 1, 2, axis=1), elem < 0, elem < 0])] = -1
-    for a in (s, d, elem, nodes, weights, cols):
+                            3 * nodes[:, 1:] - 1, 3 * elem, 3 * elem, 3 * elem_b, 3 * elem_b])
+    cols[np.column_stack([np.repeat(nodes < 1, 2, axis=1), elem < 0, elem < 0,
+                          elem_b < 0, elem_b < 0])] = -1
+    for a in (s, d, elem, elem_b, aw, nodes, weights, cols):
         a.setflags(write=False)
     return Tendon(N=N, offset=d0, offset_end=d1, anchor=k, s=s, d=d, elem=elem, nodes=nodes,
-                  weights=weights, _cols=cols)
+                  weights=weights, _cols=cols, elem_b=elem_b, angle_weights=aw, sheath=sheath,
+                  _half=half)
 
 
 def _check_tendon(rod, tendon, name="tendon"):
@@ -281,7 +400,11 @@ def _frames(rod, tendon, q):
     X = np.zeros((rod.N + 1, 2))
     X[1:, 0] = q[1::3]
     X[1:, 1] = q[2::3]
-    phi = np.concatenate([[0.0], q[0::3]])[tendon.elem + 1]
+    ph = np.concatenate([[0.0], q[0::3]])
+    aw = tendon.angle_weights
+    phi = ph[tendon.elem + 1]
+    if np.any(aw[:, 1]):
+        phi = aw[:, 0] * phi + aw[:, 1] * ph[tendon.elem_b + 1]
     c, s = np.cos(phi), np.sin(phi)
     t = np.column_stack([c, s])
     n = np.column_stack([-s, c])
@@ -291,7 +414,8 @@ def _frames(rod, tendon, q):
 
 
 def eyelets(rod, tendon, q):
-    """Eyelet positions of ``tendon`` in state ``q``, shape (M, 2), clamp first.
+    """Eyelet positions of ``tendon`` in state ``q``, shape (M, 2), clamp first (for a
+    sheath: points of its path at every half element).
 
     >>> from lib import rod as rd
     >>> r = rd.make_rod(2)
@@ -310,8 +434,85 @@ def _segments(rod, tendon, q):
     return p, t, n, v, ln, v / ln[:, None]
 
 
+def _sheath(rod, tendon, q):
+    """The sheath integrand at its Gauss points: ``(half, t, n, nu1, nu2, dg, dp, v1, v2, g)``
+    (module docstring: ``v = (nu1 - d kappa, nu2 + d')``, ``g = |v|``)."""
+    hf = tendon._half
+    X = np.zeros((rod.N + 1, 2))
+    X[1:, 0] = q[1::3]
+    X[1:, 1] = q[2::3]
+    ph = np.concatenate([[0.0], q[0::3]])
+    e = hf["e"]
+    a = (X[e + 1] - X[e]) / rod.ell                          # (2k, 2) stretched tangent
+    phi = ph[e + 1]
+    t = np.column_stack([np.cos(phi), np.sin(phi)])
+    n = np.column_stack([-t[:, 1], t[:, 0]])
+    nu1, nu2 = np.einsum("ij,ij->i", a, t), np.einsum("ij,ij->i", a, n)
+    kappa = hf["kf"] * (ph[hf["hi"] + 1] - ph[hf["lo"] + 1])
+    dp = (tendon.offset_end - tendon.offset) / rod.L
+    dg = tendon.offset + dp * hf["sg"]                        # (2k, 3) offsets at the Gauss points
+    v1 = nu1[:, None] - dg * kappa[:, None]
+    v2 = np.broadcast_to((nu2 + dp)[:, None], v1.shape)
+    g = np.hypot(v1, v2)
+    if np.any(g <= 0):
+        raise ValueError("q folds the sheath onto itself (tendon length not differentiable)")
+    return hf, t, n, nu1, nu2, dg, v1, v2, g
+
+
+def _sheath_B(rod, hf):
+    """(2k, 4, 7): the local variables (a_x, a_y, phi_e, kappa) from the columns of ``_half``."""
+    H = hf["e"].size
+    B = np.zeros((H, 4, 7))
+    B[:, 0, 0], B[:, 0, 2] = -1.0 / rod.ell, 1.0 / rod.ell
+    B[:, 1, 1], B[:, 1, 3] = -1.0 / rod.ell, 1.0 / rod.ell
+    B[:, 2, 4] = 1.0
+    B[:, 3, 5], B[:, 3, 6] = -hf["kf"], hf["kf"]
+    return B
+
+
+def _sheath_gradient(rod, tendon, q):
+    hf, t, n, nu1, nu2, dg, v1, v2, g = _sheath(rod, tendon, q)
+    u1, u2 = v1 / g, v2 / g
+    w = hf["wg"]
+    Gz = np.column_stack([(u1 @ w)[:, None] * t + (u2 @ w)[:, None] * n,   # d/da
+                          (u1 * nu2[:, None] - u2 * nu1[:, None]) @ w,       # d/dphi_e
+                          -(dg * u1) @ w])                                   # d/dkappa
+    val = np.einsum("hz,hzc->hc", Gz, _sheath_B(rod, hf))
+    cols = hf["cols"]
+    keep = cols >= 0
+    return np.bincount(cols[keep], weights=val[keep], minlength=rod.ndof)
+
+
+def _sheath_hessian(rod, tendon, q):
+    hf, t, n, nu1, nu2, dg, v1, v2, g = _sheath(rod, tendon, q)
+    u1, u2 = v1 / g, v2 / g
+    H, G = v1.shape
+    J = np.zeros((H, G, 2, 4))                    # dv/dz, z = (a_x, a_y, phi_e, kappa)
+    J[:, :, 0, :2] = t[:, None, :]
+    J[:, :, 0, 2] = nu2[:, None]
+    J[:, :, 0, 3] = -dg
+    J[:, :, 1, :2] = n[:, None, :]
+    J[:, :, 1, 2] = -nu1[:, None]
+    u = np.stack([u1, u2], axis=-1)
+    P = (np.eye(2) - u[..., :, None] * u[..., None, :]) / g[..., None, None]
+    Hz = np.einsum("hgai,hgab,hgbk->hgik", J, P, J)
+    cross = u1[..., None] * n[:, None, :] - u2[..., None] * t[:, None, :]    # d2g/da dphi
+    Hz[:, :, :2, 2] += cross
+    Hz[:, :, 2, :2] += cross
+    Hz[:, :, 2, 2] -= u1 * nu1[:, None] + u2 * nu2[:, None]
+    Hz = np.einsum("hgik,g->hik", Hz, hf["wg"])
+    B = _sheath_B(rod, hf)
+    He = np.einsum("hzi,hzy,hyk->hik", B, Hz, B)
+    cols = hf["cols"]
+    rr = np.broadcast_to(cols[:, :, None], He.shape)
+    cc = np.broadcast_to(cols[:, None, :], He.shape)
+    keep = (rr >= 0) & (cc >= 0)
+    return sp.coo_matrix((He[keep], (rr[keep], cc[keep])), shape=(rod.ndof, rod.ndof)).tocsr()
+
+
 def tendon_length(rod, tendon, q):
-    r"""Tendon length ``ell_t(q) = sum_j |p_{j+1} - p_j|`` (module docstring).
+    r"""Tendon length: ``sum_j |p_{j+1} - p_j|`` through eyelets, or the sheath integral
+    (module docstring).
 
     For a straight rod and a straight tendon it is the anchor's arc length; bending
     towards the tendon shortens it by about ``d`` times the angle turned.
@@ -322,20 +523,26 @@ def tendon_length(rod, tendon, q):
     >>> r = rd.make_rod(10)
     >>> round(tendon_length(r, make_tendon(r, 0.02, anchor=5), rd.straight(r)), 12)
     0.5
+    >>> round(tendon_length(r, make_tendon(r, 0.02, anchor=5, sheath=True), rd.straight(r)), 12)
+    0.5
     """
     return _length(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
 def _length(rod, tendon, q):
+    if tendon.sheath:
+        _, _, _, _, _, _, _, _, g = _sheath(rod, tendon, q)
+        return float((g @ tendon._half["wg"]).sum())
     return float(_segments(rod, tendon, q)[4].sum())
 
 
 def tendon_gradient(rod, tendon, q):
     r"""``d ell_t / dq``, shape (3N,), in closed form.
 
-    With unit segment directions ``u_j``, the eyelet "force" ``F_j = u_{j-1} - u_j``
-    (``dl/dp_j``) is scattered through ``dp_j/dx_node = w I`` and
-    ``dp_j/dphi = -d_j t(phi)``.
+    Through eyelets: with unit segment directions ``u_j``, the eyelet "force"
+    ``F_j = u_{j-1} - u_j`` (``dl/dp_j``) is scattered through ``dp_j/dx_node = w I``
+    and ``dp_j/dphi = -d_j w_phi t(phi)``.  In a sheath: ``dg/dz`` of the integrand at
+    each Gauss point, ``z = (a, phi_e, kappa)``, pulled back to the nodes and angles.
 
     Examples
     --------
@@ -343,31 +550,45 @@ def tendon_gradient(rod, tendon, q):
     >>> r = rd.make_rod(2)
     >>> tendon_gradient(r, make_tendon(r, 0.01), rd.straight(r)).round(6).tolist()
     [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
+    >>> tendon_gradient(r, make_tendon(r, 0.01, sheath=True), rd.straight(r)).round(6).tolist()
+    [0.0, 0.0, 0.0, -0.01, 1.0, 0.0]
     """
     return _tendon_gradient(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
 def _tendon_gradient(rod, tendon, q):
+    if tendon.sheath:
+        return _sheath_gradient(rod, tendon, q)
     p, t, n, v, ln, u = _segments(rod, tendon, q)
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
-    w = tendon.weights           # dp/dx_node = w I, dp/dphi = -d t: the terms of (dp/dq)^T F
-    val = np.concatenate([w[:, :1] * F, w[:, 1:] * F, -tendon.d[:, None] * t * F], axis=1).T
+    w = tendon.weights           # dp/dx_node = w I, dp/dphi = -d w_phi t: the terms of (dp/dq)^T F
+    aw = tendon.angle_weights
+    dtF = -tendon.d[:, None] * t * F
+    val = np.concatenate([w[:, :1] * F, w[:, 1:] * F, aw[:, :1] * dtF, aw[:, 1:] * dtF], axis=1).T
     keep = tendon._cols.T >= 0
     return np.bincount(tendon._cols.T[keep], weights=val[keep], minlength=rod.ndof)
 
 
-def tendon_hessian(rod, tendon, q):
+def tendon_hessian(rod, tendon, q, symmetrise=True):
     r"""``d^2 ell_t / dq^2`` as a symmetric CSR matrix, in closed form.
+
+    The element blocks are symmetric, but their duplicates are summed in different
+    orders, so the result is returned as ``(H + H^T)/2``; ``symmetrise=False`` returns
+    the assembly as it is, whose symmetry (to round-off) is then a check that can fail.
+
+    Through eyelets:
 
     .. math::
         \frac{\partial^2\ell_t}{\partial q^2} = \sum_j G_j^{\top}\,
         \frac{I - u_j u_j^{\top}}{l_j}\, G_j
-        + \sum_j \bigl(F_j\cdot(-d_j\, n_j)\bigr)\, e_{\varphi(j)} e_{\varphi(j)}^{\top},
+        + \sum_j \bigl(F_j\cdot(-d_j\, n_j)\bigr)\, w_j w_j^{\top},
 
     ``G_j = dp_{j+1}/dq - dp_j/dq`` (segment Jacobian), ``F_j`` as in
-    :func:`tendon_gradient`, ``d^2 p_j / dphi^2 = -d_j n``.
+    :func:`tendon_gradient`, ``d^2 p_j / dphi^2 = -d_j n`` and ``w_j`` the angle weights
+    of eyelet j on the angle columns.  In a sheath:
+    ``J^T (I - u u^T) J / g + u . d^2 v/dz^2`` per Gauss point, pulled back.
 
     Examples
     --------
@@ -377,23 +598,36 @@ def tendon_hessian(rod, tendon, q):
     >>> H.shape, float(abs(H - H.T).max())
     ((9, 9), 0.0)
     """
-    return _tendon_hessian(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
+    return _tendon_hessian(rod, tendon, _check_q(_check_tendon(rod, tendon), q),
+                           checks.boolean(symmetrise, "symmetrise"))
 
 
-def _tendon_hessian(rod, tendon, q):
+def _tendon_hessian(rod, tendon, q, symmetrise=True):
+    """The Hessian of :func:`tendon_hessian`; ``symmetrise=False`` returns the assembly as
+    it is (element blocks summed in COO order), for testing its symmetry."""
+    if tendon.sheath:
+        H = _sheath_hessian(rod, tendon, q)
+        return (0.5 * (H + H.T)).tocsr() if symmetrise else H
     p, t, n, v, ln, u = _segments(rod, tendon, q)
     M = tendon.n_eyelets
-    # local Jacobian of each eyelet over its 5 candidate columns (x, y of two nodes, angle)
-    col = tendon._cols[:, :5]
-    Jp = np.zeros((M, 2, 5))
+    aw = tendon.angle_weights
+    two = bool(np.any(aw[:, 1]))
+    # local Jacobian of each eyelet over its candidate columns (x, y of two nodes, the angles)
+    col = tendon._cols[:, [0, 1, 2, 3, 4, 6] if two else [0, 1, 2, 3, 4]]
+    nc = col.shape[1]
+    Jp = np.zeros((M, 2, nc))
     w = tendon.weights
     Jp[:, 0, 0] = Jp[:, 1, 1] = w[:, 0]
     Jp[:, 0, 2] = Jp[:, 1, 3] = w[:, 1]
-    Jp[:, :, 4] = -tendon.d[:, None] * t                      # dp/dphi = -d t
-    Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)            # (M-1, 2, 10) segment Jacobians
-    cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 10) their columns
+    if two:
+        Jp[:, :, 4] = -(tendon.d * aw[:, 0])[:, None] * t      # dp/dphi_a = -d w_a t
+        Jp[:, :, 5] = -(tendon.d * aw[:, 1])[:, None] * t
+    else:
+        Jp[:, :, 4] = -tendon.d[:, None] * t                   # dp/dphi = -d t
+    Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)            # (M-1, 2, 2 nc) segment Jacobians
+    cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 2 nc) their columns
     Hb = (np.eye(2)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
-    He = np.einsum("jai,jab,jbk->jik", Js, Hb, Js)              # (M-1, 10, 10)
+    He = np.einsum("jai,jab,jbk->jik", Js, Hb, Js)              # (M-1, 2 nc, 2 nc)
     rr = np.broadcast_to(cs[:, :, None], He.shape)
     cc = np.broadcast_to(cs[:, None, :], He.shape)
     keep = (rr >= 0) & (cc >= 0)
@@ -401,13 +635,23 @@ def _tendon_hessian(rod, tendon, q):
     F[1:] += u
     F[:-1] -= u
     ok = tendon.elem >= 0
-    diag = -tendon.d[ok] * np.einsum("ij,ij->i", F[ok], n[ok])   # F . d2p/dphi2, d2p/dphi2 = -d n
-    ia = 3 * tendon.elem[ok]
+    # F . d2p/dphi_a dphi_b = -d w_a w_b F . n
+    curv = -tendon.d * np.einsum("ij,ij->i", F, n)
+    vals, ia, ib = [curv[ok] * aw[ok, 0] ** 2], [3 * tendon.elem[ok]], [3 * tendon.elem[ok]]
+    if two:
+        okb = (tendon.elem_b >= 0) & (aw[:, 1] != 0)
+        both = okb & ok
+        vals += [curv[okb] * aw[okb, 1] ** 2, curv[both] * aw[both, 0] * aw[both, 1],
+                 curv[both] * aw[both, 0] * aw[both, 1]]
+        ia += [3 * tendon.elem_b[okb], 3 * tendon.elem[both], 3 * tendon.elem_b[both]]
+        ib += [3 * tendon.elem_b[okb], 3 * tendon.elem_b[both], 3 * tendon.elem[both]]
     nn = rod.ndof
-    H = sp.coo_matrix((np.concatenate([He[keep], diag]),
-                       (np.concatenate([rr[keep], ia]), np.concatenate([cc[keep], ia]))),
+    H = sp.coo_matrix((np.concatenate([He[keep]] + vals),
+                       (np.concatenate([rr[keep]] + ia), np.concatenate([cc[keep]] + ib))),
                       shape=(nn, nn)).tocsr()
-    return (0.5 * (H + H.T)).tocsr()      # duplicates summed in different orders: resymmetrise
+    # duplicates are summed in different orders: resymmetrise (the tests check the
+    # assembly before this line)
+    return (0.5 * (H + H.T)).tocsr() if symmetrise else H
 
 
 def _tendon_list(rod, tendons):
@@ -509,9 +753,14 @@ def _hessian(rod, tendons, tau, q):
 
 
 def _apart(rod, tendons, q):
-    """Whether consecutive eyelets of every tendon stay apart (their length is smooth)."""
-    v = [np.diff(_frames(rod, t, q)[0], axis=0) for t in tendons]
-    return all(np.all(np.hypot(vi[:, 0], vi[:, 1]) > 0) for vi in v)
+    """Whether consecutive eyelets of every tendon stay apart and no sheath folds onto
+    itself (their length is smooth)."""
+    for t in tendons:
+        try:
+            _sheath(rod, t, q) if t.sheath else _segments(rod, t, q)
+        except ValueError:
+            return False
+    return True
 
 
 def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
@@ -718,6 +967,8 @@ class InverseResult:
     message : str, says whether the search was local or global over the tension box
     settled : bool, whether those rounds settled (else the nearest iterate is returned)
     starts : int, runs of rounds (1: the given start only; more: restarts from a sweep)
+    updates : (iterations,) the tension update ``|delta|_inf / max(tau_max)`` of each round
+        (of that run): the quantity ``tol`` is compared with, so its round-off floor shows
     """
 
     tensions: np.ndarray
@@ -733,6 +984,7 @@ class InverseResult:
     message: str
     settled: bool = True
     starts: int = 1
+    updates: np.ndarray = None
 
 
 def _move(rod, tendons, q, tau_from, tau_to):
@@ -778,6 +1030,7 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
         return wts[:, None] * _tension_jacobian(rod, tendons, tau, q, angle)
 
     y = tip_of(q)
+    upd = []
     hist = [float(np.linalg.norm(wts * (y - ystar)))]
     lam = np.zeros(m)
     best = dict(tau=tau.copy(), q=q, y=y, lam=lam, dist=hist[0])
@@ -820,6 +1073,7 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
                     y1 = tip_of(q1)
                 step = float(np.abs(tau1 - tau).max())
             q, tau, y = q1, tau1, y1
+        upd.append(step / hmax_tau)
         hist.append(float(np.linalg.norm(wts * (y - ystar))))
         if hist[-1] <= best["dist"]:
             best = dict(tau=tau.copy(), q=q, y=y, lam=lam, dist=hist[-1])
@@ -830,7 +1084,7 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
         if it >= 3 and step > 0.5 * prev:
             newton = True
         prev = step
-    return dict(best, hist=np.array(hist), it=it, settled=settled)
+    return dict(best, hist=np.array(hist), it=it, settled=settled, upd=np.array(upd))
 
 
 def _sweep(rod, tendons, ystar, wts, lo, hi, n):
@@ -882,8 +1136,9 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
        ``tau = tau_1 + Z z`` within the box: the least effort giving the same linearised tip.
 
     Then re-solve the equilibrium and repeat until ``|delta|_inf <= tol max(tau_max)``
-    (round-off puts a floor near ``1e-9`` under this update: a smaller ``tol`` may not
-    settle).  When the rounds stall (Gauss-Newton converges only linearly at a large
+    (round-off puts a floor under this update, which ``InverseResult.updates`` shows; it
+    grows with the conditioning of ``W``: about 2e-12 for the chapter's redundant tendons,
+    near 1e-9 on others, and a ``tol`` below it never settles).  When the rounds stall (Gauss-Newton converges only linearly at a large
     residual) the QP takes the full Hessian of ``1/2 |y(tau) - y*|^2`` (second-order
     term by a finite difference of ``W``) with step halving.
     At the fixed point the multipliers of QP 1 are those of the nonlinear problem
@@ -993,7 +1248,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
             msg += f"; the rounds did not settle in {maxiter} (nearest iterate returned)"
     return InverseResult(tensions=tau, q=q, tip=y, target=ystar, distance=dist, reachable=reachable,
                          multipliers=lam, active=active, iterations=it, history=res["hist"],
-                         message=msg, settled=res["settled"], starts=starts)
+                         message=msg, settled=res["settled"], starts=starts, updates=res["upd"])
 
 
 # --------------------------------------------------------------------------------------
@@ -1018,6 +1273,9 @@ def _edge_c(p):
 @dataclass(frozen=True, eq=False)
 class Chamber:
     """A pressurised run of boundary edges of an FEM model (made by :func:`make_chamber`).
+
+    An open face under an external follower pressure, despite the name: not a closed
+    pneumatic chamber (whose load is self-equilibrated, with a symmetric stiffness).
 
     Attributes
     ----------
@@ -1050,7 +1308,8 @@ def _check_chamber(model, chamber):
 
 def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
     r"""A pressurised face: the edges of ``side`` whose ends lie in ``x_range`` (``y`` range for
-    "left"/"right").
+    "left"/"right"), loaded by an external follower pressure (an open face, not a closed
+    pneumatic chamber; the name is kept for the API).
 
     Assembles ``C = sum_edges sum_ab c_ab (e_a e_b^T) kron S`` once (it does not depend on
     ``u``), ``c_ab = int_0^1 N_a N_b' dxi``.
@@ -1179,12 +1438,16 @@ def _fem_newton(model, residual, tangent, u, scale, tol, maxiter, where, callbac
                         callback=callback)
 
 
-def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None):
-    """:func:`_fem_newton` under the follower pressure ``p`` (tangent ``K(u) + K_p``);
-    ``record`` gets ``(|r|_inf / |f_ext(0)|_inf, u)`` at every iterate."""
+def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None,
+                     symmetric=False):
+    """:func:`_fem_newton` under the follower pressure ``p`` (tangent ``K(u) + K_p``, or
+    ``K(u) + (K_p + K_p^T)/2`` with ``symmetric``); ``record`` gets
+    ``(|r|_inf / |f_ext(0)|_inf, u)`` at every iterate."""
     scale = max(float(np.abs(_pressure_force(model, chamber, np.zeros(model.n_dofs), p)
                              [model.free]).max()), _TINY)
     Kp = (p * chamber.C).tocsr()
+    if symmetric:
+        Kp = (0.5 * (Kp + Kp.T)).tocsr()
     return _fem_newton(
         model, lambda u: _fem.gradient(model, u) - _pressure_force(model, chamber, u, p),
         lambda u: _fem.hessian(model, u) + Kp if load_stiffness else _fem.hessian(model, u),
@@ -1236,10 +1499,12 @@ def pressure_static(model, chamber, pressure, steps=10, tol=1e-10, maxiter=30, u
 
 
 def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30, tol=1e-13,
-                   return_states=False):
+                   return_states=False, symmetric=False):
     """Relative residuals ``|r_k|_inf / |f_ext(0)|_inf`` of Newton at ``pressure`` from ``u0``.
 
-    For comparing the convergence with and without the load stiffness.  Stops at
+    For comparing the convergence with and without the load stiffness, or with only its
+    symmetric part ``(K_p + K_p^T)/2`` (``symmetric=True``: the tangent a solver that
+    needs symmetry would take; it converges linearly, as the skew part is missing).  Stops at
     ``tol``, at the round-off floor of the internal force, or after ``maxiter``
     iterations (no error: the history is the answer).  With ``return_states`` also
     returns the iterates, shape (iterations + 1, 2 n_nodes), for measuring the error
@@ -1258,10 +1523,11 @@ def newton_history(model, chamber, pressure, u0, load_stiffness=True, maxiter=30
     load_stiffness = checks.boolean(load_stiffness, "load_stiffness")
     maxiter, tol = checks.integer(maxiter, "maxiter", low=0), checks.nonnegative(tol, "tol")
     return_states = checks.boolean(return_states, "return_states")
+    symmetric = checks.boolean(symmetric, "symmetric")
     rec = []
     try:
         _pressure_newton(model, chamber, p, u0, tol, maxiter, load_stiffness,
-                         "actuation.newton_history", rec)
+                         "actuation.newton_history", rec, symmetric=symmetric)
     except SolveError:
         pass
     rec, states = [np.array(a) for a in zip(*rec)]

@@ -33,6 +33,14 @@ TENDONS = {
     "straight, interior anchor": dict(offset=-0.02, anchor=4),
     "tapered, tip": dict(offset=0.04, offset_end=0.01),
     "tapered through zero, interior": dict(offset=0.03, offset_end=-0.03, anchor=6),
+    # eyelets at any arc length (disks; one in the clamp's half element, one on a node,
+    # one past the last centre below an interior anchor)
+    "disks, tapered, interior": dict(offset=0.03, offset_end=0.01, anchor=7,
+                                     eyelets=[0.05, 0.25, 0.5, 0.61, 0.85]),
+    "disks, tip": dict(offset=-0.02, eyelets=[0.3, 0.7]),
+    "sheath, tip": dict(offset=0.03, sheath=True),
+    "sheath, tapered through zero, interior": dict(offset=0.03, offset_end=-0.03, anchor=6,
+                                                  sheath=True),
 }
 
 
@@ -56,9 +64,12 @@ def test_tendon_hessian_is_the_jacobian_of_the_tendon_gradient(name):
     fd = np.column_stack([fd4(lambda x: ac.tendon_gradient(rod, t, x), q, i, 2e-4)
                           for i in range(q.size)])
     assert np.abs(fd - H).max() <= 1e-8 * np.abs(H).max()
-    # conservative load: the FD Hessian is symmetric (the code symmetrises its own assembly,
-    # so its symmetry would prove nothing)
+    # conservative load: the FD Hessian is symmetric, and so is the assembly *before* the
+    # code symmetrises it (tendon_hessian returns (H + H^T)/2, whose symmetry proves nothing)
     assert np.abs(fd - fd.T).max() <= 1e-8 * np.abs(H).max()
+    Hu = ac.tendon_hessian(rod, t, q, symmetrise=False).toarray()
+    assert np.abs(Hu - Hu.T).max() <= 1e-14 * np.abs(H).max()
+    assert np.abs(Hu - H).max() <= 1e-14 * np.abs(H).max()
 
 
 def test_total_gradient_and_tangent_include_every_tendon():
@@ -112,6 +123,62 @@ def test_constant_offset_gives_constant_curvature_tau_d_over_EI_to_second_order(
     assert 1.9 <= order <= 2.1
     # the chord estimate l^2 kappa (1/(4d) - kappa/8) of the chapter, kappa = 1.2
     assert err[-1] * Ns[-1] ** 2 == pytest.approx(1.2 * (1 / (4 * d) - 1.2 / 8), rel=0.05)
+
+
+@pytest.mark.parametrize("r_over_L", [0.04, 0.004])
+@pytest.mark.parametrize("N", [2, 3, 7, 20, 64])
+def test_sheath_gives_the_curvature_tau_d_over_EI_at_any_N(N, r_over_L):
+    # the sheath's length is the integral of |p'| over the rod's own strains: no chords,
+    # so the constant curvature holds to round-off on the coarsest mesh, anchor anywhere
+    rod = rd.make_rod(N, r_over_L=r_over_L)
+    d = 0.75 * r_over_L
+    tau = 1.2 / d
+    k = max(N // 2, 1) if N > 2 else N
+    q = ac.static(rod, [ac.make_tendon(rod, d, anchor=k, sheath=True)], [tau], steps=4, tol=1e-13)
+    phi = q[0::3]
+    kappa = np.concatenate([[2 * phi[0] / rod.ell], np.diff(phi[:k]) / rod.ell])
+    assert np.abs(kappa / (tau * d / rod.EI) - 1).max() <= 1e-11
+    assert np.abs(np.diff(phi[k - 1:])).max(initial=0.0) <= 1e-11     # straight past the anchor
+
+
+def test_default_eyelets_are_the_element_centres_given_explicitly():
+    rod = rd.make_rod(6)
+    q = bent_state(rod, seed=3)
+    a = ac.make_tendon(rod, 0.03, offset_end=0.01, anchor=5)
+    b = ac.make_tendon(rod, 0.03, offset_end=0.01, anchor=5, eyelets=(np.arange(5) + 0.5) * rod.ell)
+    assert ac.tendon_length(rod, a, q) == ac.tendon_length(rod, b, q)
+    assert np.array_equal(ac.tendon_gradient(rod, a, q), ac.tendon_gradient(rod, b, q))
+
+
+DISKS = np.arange(1, 8) / 8           # a disk-type robot: 8 disks, the last at the tip
+
+
+def test_disk_robot_converges_at_second_order_to_a_mesh_independent_shape():
+    # with the eyelets fixed on the rod, refining the mesh converges to one shape (the
+    # chords are the disks' physics, not the mesh's); successive differences, no reference
+    tips = []
+    for N in (16, 32, 64, 128):
+        rod = rd.make_rod(N)
+        q = ac.static(rod, [ac.make_tendon(rod, 0.03, eyelets=DISKS)], [40.0], steps=4)
+        tips.append(rd.tip(rod, q)[:2])
+    diff = np.hypot(*np.diff(np.array(tips), axis=0).T)
+    assert np.all(1.9 <= np.log2(diff[:-1] / diff[1:])) and np.all(np.log2(diff[:-1] / diff[1:]) <= 2.1)
+
+
+def test_disk_robot_curvature_rises_between_disks_by_the_chord_sagitta():
+    # between two disks the tendon is a chord; the lever arm grows by the sagitta
+    # kappa s (l - s) / 2, so kappa(s) ~ kappa0 (1 + kappa0 s (l - s) / (2 d)): the peak
+    # excess is kappa0 l^2 / (8 d) at mid-span, the mean kappa0 l^2 / (12 d) (small kappa0)
+    d, kap0, l = 0.03, 0.3, 1 / 8
+    rod = rd.make_rod(320)
+    q = ac.static(rod, [ac.make_tendon(rod, d, eyelets=DISKS)], [kap0 / d], steps=2)
+    kappa = np.diff(q[0::3]) / rod.ell / kap0
+    s_c = (np.arange(rod.N) + 0.5) * rod.ell
+    phi7 = np.interp(7 * l, s_c, q[0::3])                  # angle at the 7th disk
+    assert (kappa.max() - 1) == pytest.approx(kap0 * l**2 / (8 * d), rel=0.03)
+    assert (phi7 / (7 * l) / kap0 - 1) == pytest.approx(kap0 * l**2 / (12 * d), rel=0.03)
+    at_disks = np.interp(DISKS[:-1], s_c[:-1] + 0.5 * rod.ell, kappa)
+    assert np.all(np.abs(at_disks - 1) < 0.2 * kap0 * l**2 / (8 * d))   # no sag at a disk
 
 
 def test_tip_converges_to_the_compressed_circular_arc_at_second_order():
@@ -206,14 +273,14 @@ def test_pressure_force_does_no_net_work_round_a_rigid_rotation():
     assert np.abs(f1 - R @ f0).max() <= 1e-13 * np.abs(f0).max()
 
 
-def newton_errors(load_stiffness):
+def newton_errors(load_stiffness, symmetric=False):
     """Errors e_k = |u_k - u*|_inf / |u*|_inf of Newton on one pressure increment."""
     m = fem.cantilever(20, 2, "T6")
     ch = ac.make_chamber(m, "top")
     ps, U = ac.pressure_static(m, ch, 4e-4, steps=4)
     ustar = ac.pressure_static(m, ch, 4.05e-4, steps=1, u0=U[-1], tol=1e-13)[1][-1]
     h, states = ac.newton_history(m, ch, 4.05e-4, U[-1], load_stiffness=load_stiffness,
-                                  maxiter=40, return_states=True)
+                                  maxiter=40, return_states=True, symmetric=symmetric)
     e = np.abs(states - ustar).max(axis=1) / np.abs(ustar).max()
     return e[e > 1e-13]
 
@@ -229,6 +296,15 @@ def test_newton_with_the_load_stiffness_converges_quadratically_without_it_linea
     assert 0.05 < ratio.min() and ratio.max() < 0.5
     assert ratio.max() / ratio.min() < 1.1
     assert dead.size > 2 * full.size
+
+
+def test_the_symmetrised_load_stiffness_converges_linearly_between_full_and_none():
+    # (K_p + K_p^T)/2 drops the skew part on the run's ends: better than no K_p, not Newton
+    full, dead, sym = newton_errors(True), newton_errors(False), newton_errors(True, True)
+    assert full.size < sym.size < dead.size
+    # linear, not quadratic: a constant contraction over two iterations (they alternate)
+    two = sym[-4:] / sym[-6:-2]
+    assert two.max() < 0.1 and two.max() / two.min() < 2
 
 
 def test_pressure_path_is_in_equilibrium_and_bends_away_from_the_chamber():
@@ -302,6 +378,11 @@ def test_redundant_tendons_are_resolved_by_minimum_effort(arm):
     res = ac.inverse(rod, [ts[0], ts[1], ts[0], ts[2]], target, tau_max=60.0)
     assert res.reachable and res.active[1] == "lower" and res.multipliers[1] <= 0
     assert np.abs(res.tensions - [10.0, 0.0, 10.0, 30.0]).max() <= 1e-6
+    # the updates fall to tol; asked for far less, they stop at a round-off floor and the
+    # rounds do not settle (the floor is what InverseResult.updates shows)
+    assert res.settled and res.updates[-1] <= 1e-10 and res.updates.size == res.iterations
+    low = ac.inverse(rod, both, target, tau_max=60.0, tol=1e-15, maxiter=25, sweep=0)
+    assert not low.settled and np.all(low.updates[-3:] > 1e-15)
 
 
 def _brute_nearest(rod, tendon, target, tau_max, n=600):
