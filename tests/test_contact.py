@@ -390,8 +390,9 @@ def test_penalty_meets_the_energy_targets_and_creeps_as_its_closed_form(N):
     assert ro["slip"][0] < 2 * pen.slip_speed and ro["slip"][1] > 0.5
 
 
-def test_penalty_drop_comes_to_rest_on_its_weight():
-    dr = C.validation_suite("penalty", drop=True, N=10)["drop"]
+@pytest.mark.parametrize("N", [10, 20])
+def test_penalty_drop_comes_to_rest_on_its_weight(N):
+    dr = C.validation_suite("penalty", drop=True, N=N)["drop"]
     assert np.abs(dr["normal"] / dr["weight"] - 1).max() < 1e-2
     assert dr["penetration"] < 0.05 * C.VALIDATION["radius"]
 
