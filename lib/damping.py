@@ -37,6 +37,7 @@ Public functions
 ----------------
 kelvin_voigt, KelvinVoigt, strains, strain_jacobian      the Kelvin-Voigt rod and its strains
 dissipation, damping_force, damping_matrix              D(q, v), its force and C(q)
+banded_damping_matrix                                   C(q) banded, for the implicit steps
 rayleigh_matrix, rayleigh_coefficients, fem_rayleigh    Rayleigh damping
 modal_damping_ratios, damped_frequencies, quadratic_eigenvalues    modal analysis
 
@@ -65,6 +66,7 @@ import scipy.sparse as sp
 
 from . import fem as _fem
 from .core import checks
+from .kernels.banded import SymmetricBanded
 from .rod import Rod
 
 __all__ = [
@@ -75,6 +77,7 @@ __all__ = [
     "dissipation",
     "damping_force",
     "damping_matrix",
+    "banded_damping_matrix",
     "rayleigh_matrix",
     "rayleigh_coefficients",
     "fem_rayleigh",
@@ -194,6 +197,29 @@ def _strain_jacobian(model, q):
     return B.tocsr()
 
 
+def _local_jacobian(model, q):
+    """B(q) element by element: shape (N, 3, 6), rows (stretch, shear, bending) of element e,
+    columns its six unknowns [phi_{e-1}, x_e, y_e, phi_e, x_{e+1}, y_{e+1}], i.e. the
+    entries 3e - 3 ... 3e + 2 of q (element 0: the first three columns are the clamp, zero).
+    The same entries as :func:`strain_jacobian`, without building a sparse matrix."""
+    rd = model.rod
+    _, c, s, a, b = _geometry(q)
+    Bl = np.zeros((rd.N, 3, 6))
+    Bl[:, 0, 3:] = np.column_stack([b, c, s])
+    Bl[:, 1, 3:] = np.column_stack([-a, -s, c])
+    Bl[:, 2, 3] = 1.0
+    Bl[1:, 0, 1:3] = np.column_stack([-c[1:], -s[1:]])
+    Bl[1:, 1, 1:3] = np.column_stack([s[1:], -c[1:]])
+    Bl[1:, 2, 0] = -1.0
+    return Bl / rd.ell
+
+
+def _local_rates(model, Bl, v):
+    """Strain rates B v per element, shape (N, 3)."""
+    vl = np.concatenate([np.zeros(3), v])[3 * np.arange(model.rod.N)[:, None] + np.arange(6)]
+    return np.einsum("nij,nj->ni", Bl, vl)
+
+
 def dissipation(model, q, v):
     """Rayleigh dissipation function D(q, v) = (B v)^T W (B v) / 2 of the Kelvin-Voigt rod.
 
@@ -203,12 +229,15 @@ def dissipation(model, q, v):
     0.0
     """
     q, v = _check_state(model, q, "q"), _check_state(model, v, "v")
-    rate = _strain_jacobian(model, q) @ v
-    return float(0.5 * np.sum(model.weights().T.ravel() * rate * rate))
+    rate = _local_rates(model, _local_jacobian(model, q), v)
+    return float(0.5 * np.sum(model.weights().T * rate * rate))
 
 
 def damping_force(model, q, v):
     """Damping force f_d = dD/dv = B^T W B v (layout of :mod:`lib.rod`).
+
+    Computed element by element (the 3 x 6 blocks of B), the same sums as
+    ``strain_jacobian(model, q).T @ (W * (strain_jacobian(model, q) @ v))``.
 
     >>> from lib import rod
     >>> rd = rod.make_rod(2)
@@ -216,8 +245,13 @@ def damping_force(model, q, v):
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     """
     q, v = _check_state(model, q, "q"), _check_state(model, v, "v")
-    B = _strain_jacobian(model, q)
-    return B.T @ (model.weights().T.ravel() * (B @ v))
+    Bl = _local_jacobian(model, q)
+    fl = np.einsum("nij,ni->nj", Bl, model.weights().T * _local_rates(model, Bl, v))
+    N = model.rod.N
+    f = np.zeros(3 * N + 3)                  # three leading entries: the clamp, dropped
+    f[:-3].reshape(N, 3)[:] += fl[:, :3]
+    f[3:].reshape(N, 3)[:] += fl[:, 3:]
+    return f[3:]
 
 
 def damping_matrix(model, q):
@@ -232,6 +266,46 @@ def damping_matrix(model, q):
     B = _strain_jacobian(model, _check_state(model, q, "q"))
     C = B.T @ sp.diags(model.weights().T.ravel()) @ B
     return (0.5 * (C + C.T)).tocsr()
+
+
+def banded_damping_matrix(model, q):
+    """C(q) of :func:`damping_matrix` as a :class:`lib.kernels.banded.SymmetricBanded`.
+
+    Element e couples the six unknowns 3e - 3 ... 3e + 2, and its bending row touches
+    only the two rotations, so C has half-bandwidth 4, that of the rod's Hessian
+    (:func:`lib.rod.force`): the implicit steps add C / dt to their banded tangent and
+    keep the banded solve (:func:`lib.integrate.discrete_gradient_step`).  Assembled from
+    the 6 x 6 element blocks B_e^T W_e B_e, without a sparse matrix; the same matrix as
+    :func:`damping_matrix` to round-off.
+
+    Parameters
+    ----------
+    model : KelvinVoigt
+    q : ndarray, shape (3N,)
+
+    Returns
+    -------
+    SymmetricBanded
+        Half-bandwidth 4, order 3N.
+
+    Examples
+    --------
+    >>> from lib import rod
+    >>> kv = kelvin_voigt(rod.make_rod(3), 0.5)
+    >>> q = rod.straight(kv.rod)
+    >>> C = banded_damping_matrix(kv, q)
+    >>> C.u, bool(np.allclose(C.toarray(), damping_matrix(kv, q).toarray(), rtol=0, atol=1e-9))
+    (4, True)
+    """
+    q = _check_state(model, q, "q")
+    Bl = _local_jacobian(model, q)
+    Cl = np.einsum("nia,ni,nib->nab", Bl, model.weights().T, Bl)    # (N, 6, 6) blocks
+    N, u = model.rod.N, 4
+    ab = np.zeros((u + 1, 3 * N + 3))        # columns shifted by the three clamp entries
+    for i in range(6):
+        for j in range(i, min(i + u, 5) + 1):
+            ab[u + i - j, j:j + 3 * N:3] += Cl[:, i, j]
+    return SymmetricBanded.wrap(ab[:, 3:].copy())
 
 
 def _matrices(sparse, **named):

@@ -1142,7 +1142,9 @@ def discrete_gradient_step(q, v, dt, energy, force, mass, damping=None, tol=1e-1
         ``force(q) -> (grad Pi, K)``, K sparse or dense, as for :func:`newmark_step`.
     mass : ndarray (n,) or (n, n), or sparse (n, n)
     damping : callable, optional
-        ``damping(q, v) -> (f_d, C)``, C = df_d/dv (sparse or dense).
+        ``damping(q, v) -> (f_d, C)``, C = df_d/dv (sparse, dense, or a
+        :class:`lib.kernels.banded.SymmetricBanded`, which keeps a banded tangent banded:
+        :func:`lib.damping.banded_damping_matrix`).
     gradient : callable, optional
         ``gradient(q) -> grad Pi``; with a dense K it makes the tangent exact
         (the rank-one term above), so Newton converges quadratically.
@@ -1217,7 +1219,9 @@ def _dg_core(q, v, dt, energy, force, M, damping, tol, maxiter, predictor, line_
             if damping is not None:
                 fd, C = damping(qm, dq / h)
                 R = R + np.asarray(fd, dtype=float)
-                J = J + (C / h if sp.issparse(C) else np.asarray(C, dtype=float) / h)
+                # a banded C joins a banded tangent (and its rank-one term) unexpanded
+                J = J + (C / h if sp.issparse(C) or isinstance(C, SymmetricBanded)
+                         else np.asarray(C, dtype=float) / h)
                 if sp.issparse(J):
                     J = J.tocsc()
             scale = max(float(np.abs(gbar).max()), float(np.abs(inertia).max()), tiny)

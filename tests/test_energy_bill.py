@@ -154,3 +154,38 @@ def test_damping_is_refused_by_the_schemes_that_do_not_take_it():
     with pytest.raises(ValueError, match="mass"):
         studies.work_precision("verlet", Q0, V0, [0.1], 1.0, lambda q: q, DAMPED,
                                damping=DAMPING, accel=MODEL["accel"])
+
+
+def _chain(t, y):
+    """A nonlinear chain of four pendulum-like masses (y = (q, v)), a non-trivial test ODE."""
+    q, v = y[:4], y[4:]
+    d = np.diff(np.r_[0.0, q, 0.0])
+    return np.r_[v, np.sin(d[1:]) - np.sin(d[:-1]) - 0.1 * q ** 3]
+
+
+@pytest.mark.parametrize("components", [[3], [2, 3], [7, 0, 5]])
+def test_dop853_reference_is_solve_ivps_dense_solution_bit_for_bit(components):
+    from scipy.integrate import solve_ivp
+
+    y0 = np.r_[0.3, -0.2, 0.5, 0.1, 0.0, 0.2, 0.0, -0.1]
+    full = solve_ivp(_chain, (0.0, 7.0), y0, method="DOP853", rtol=1e-8, atol=1e-10,
+                     dense_output=True)
+    ref = studies.dop853_reference(_chain, (0.0, 7.0), y0, components, rtol=1e-8, atol=1e-10)
+    t = np.r_[np.linspace(0.0, 7.0, 1001), full.t]             # step ends included
+    assert ref.nfev == full.nfev and ref.nsteps == len(full.t) - 1
+    assert np.array_equal(ref.sol(t), full.sol(t)[components])
+    assert np.array_equal(ref.sol(2.5), full.sol(2.5)[components])
+
+
+def test_dop853_reference_refuses_bad_input_and_reports_the_step_cap():
+    y0 = np.r_[0.3, -0.2, 0.5, 0.1, 0.0, 0.2, 0.0, -0.1]
+    for kw, name in ((dict(components=[8]), "components"), (dict(components=[0.5]), "components"),
+                     (dict(t_span=(1.0, 1.0)), "t_span"), (dict(rtol=0.0), "rtol")):
+        args = dict(fun=_chain, t_span=(0.0, 1.0), y0=y0, components=[0])
+        args.update(kw)
+        with pytest.raises(ValueError, match=name):
+            studies.dop853_reference(**args)
+    from lib.core.errors import SolveError
+
+    with pytest.raises(SolveError, match="max_steps"):
+        studies.dop853_reference(_chain, (0.0, 7.0), y0, [0], max_steps=3)

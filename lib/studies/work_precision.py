@@ -7,19 +7,24 @@ WorkPoint, work_precision(scheme, q0, v0, dts, horizon, fn, reference, ...)
                                     time a scheme on a ladder of steps, error vs a reference
 ToleranceStep, step_for_tolerance(points, tol)
                                     the largest step meeting a tolerance, its cost per unit time
+DenseReference, dop853_reference(fun, t_span, y0, components, rtol, atol)
+                                    solve_ivp's DOP853 dense solution, kept for a few components
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.integrate import DOP853, OdeSolution
 
 from ..core import checks
-from ..integrate import (MAX_STEPS, NewtonFailure, check_mass, discrete_gradient_step,
-                         generalized_alpha_step, initial_acceleration, leapfrog_damped_step,
-                         newmark_step, observe, verlet_step)
+from ..core.errors import SolveError
+from ..integrate import (MAX_STEPS, NewtonFailure, check_mass, discrete_gradient,
+                         generalized_alpha, initial_acceleration, leapfrog_damped_step, newmark,
+                         observe, verlet_step)
 
-__all__ = ["WorkPoint", "ToleranceStep", "work_precision", "step_for_tolerance"]
+__all__ = ["WorkPoint", "ToleranceStep", "work_precision", "step_for_tolerance",
+           "DenseReference", "dop853_reference"]
 
 _SCHEMES = ("verlet", "newmark", "generalized-alpha", "discrete-gradient")
 
@@ -92,7 +97,10 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
         e(dt) = max_{0 <= k <= n, k dt <= horizon} || fn(q_k) - reference(k dt) ||_2 ,
 
     and the wall-clock time of the run is kept (cost per unit simulated time
-    = seconds / (n dt)).  A run whose Newton solve fails (:class:`lib.integrate.NewtonFailure`)
+    = seconds / (n dt)).  An implicit rung is one call of the run function
+    (:func:`lib.integrate.newmark`, :func:`~lib.integrate.generalized_alpha`,
+    :func:`~lib.integrate.discrete_gradient`: arguments checked once, not at every step),
+    the observable taken by its callback.  A run whose Newton solve fails (:class:`lib.integrate.NewtonFailure`)
     or whose observable overflows is recorded with its failure, not raised, so
     a ladder can reach steps at which a scheme breaks down.  This is the
     work-precision measurement of Hairer and Wanner, *Solving ODEs II* (1996),
@@ -207,8 +215,8 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
         mass = check_mass(mass, q0.size, of="q0")
         if damping is not None and scheme == "verlet" and mass.ndim != 1:
             raise ValueError("mass must be lumped (a vector) for scheme 'verlet' with damping")
-        if force is not None:
-            a0, f0 = initial_acceleration(force, mass, q0, name="mass")
+        if force is not None:          # the model's force at q0, checked before any rung
+            initial_acceleration(force, mass, q0, name="mass")
     obs = lambda q, *rest: fn(q)
     import time
 
@@ -221,33 +229,38 @@ def work_precision(scheme, q0, v0, dts, horizon, fn, reference, *, accel=None, f
             state = (q0, v0 - 0.5 * dt * lagged(q0, v0))
         elif scheme == "verlet":
             step, state = (lambda q, v, a: verlet_step(q, v, a, dt, accel)), (q0, v0, accel(q0))
-        elif scheme == "newmark":
-            step = lambda q, v, a: newmark_step(q, v, a, dt, force, mass, tol=tol,
-                                                maxiter=maxiter)
-            state = (q0, v0, a0)
-        elif scheme == "generalized-alpha":
-            step = lambda q, v, a, f: generalized_alpha_step(q, v, a, f, dt, force, mass, params,
-                                                             tol=tol, maxiter=maxiter)
-            state = (q0, v0, a0, f0)
-        else:
-            step = lambda q, v: discrete_gradient_step(q, v, dt, energy, force, mass, tol=tol,
-                                                       maxiter=maxiter, gradient=gradient,
-                                                       damping=damping)
-            state = (q0, v0)
-        count = [0]
+        else:                   # implicit: one checked run, the observable kept per step
+            run = {"newmark": lambda **kw: newmark(q0, v0, dt, n, force, mass, **kw),
+                   "generalized-alpha": lambda **kw: generalized_alpha(q0, v0, dt, n, force,
+                                                                       mass, params, **kw),
+                   "discrete-gradient": lambda **kw: discrete_gradient(
+                       q0, v0, dt, n, energy, force, mass, damping=damping, gradient=gradient,
+                       **kw)}[scheme]
+            kept = [np.asarray(fn(q0), dtype=float)]
+            keep = lambda k, t, q, v, a: kept.append(np.asarray(fn(q), dtype=float))
+            t0 = time.perf_counter()
+            try:                # a failure names its step and time (the run locates it)
+                run(tol=tol, maxiter=maxiter, callback=keep, max_steps=max_steps,
+                    progress=progress)
+            except (NewtonFailure, FloatingPointError) as err:
+                points.append(WorkPoint(dt, n, time.perf_counter() - t0, float("nan"), err))
+                continue
+            vals = np.array(kept)
+        if scheme == "verlet":
+            count = [0]
 
-        def counted(*st, _step=step):
-            count[0] += 1
-            return _step(*st)
+            def counted(*st, _step=step):
+                count[0] += 1
+                return _step(*st)
 
-        t0 = time.perf_counter()
-        try:
-            vals, _ = observe(counted, state, n, obs, max_steps=max_steps, progress=progress)
-        except (NewtonFailure, FloatingPointError) as err:
-            if isinstance(err, NewtonFailure):        # say at which step and time
-                err = err.located(count[0], count[0] * dt)
-            points.append(WorkPoint(dt, n, time.perf_counter() - t0, float("nan"), err))
-            continue
+            t0 = time.perf_counter()
+            try:
+                vals, _ = observe(counted, state, n, obs, max_steps=max_steps, progress=progress)
+            except (NewtonFailure, FloatingPointError) as err:
+                if isinstance(err, NewtonFailure):        # say at which step and time
+                    err = err.located(count[0], count[0] * dt)
+                points.append(WorkPoint(dt, n, time.perf_counter() - t0, float("nan"), err))
+                continue
         seconds = time.perf_counter() - t0
         # samples past the horizon (n dt > horizon when dt does not divide it) are not
         # compared: a dense reference computed up to the horizon would be extrapolated
@@ -323,3 +336,97 @@ def step_for_tolerance(points, tol):
     dt = done[0].dt * (tol / done[0].error) ** (1.0 / p)
     per_step = float(np.median([q.seconds / q.steps for q in done]))
     return ToleranceStep(float(dt), False, per_step / dt, float(p))
+
+
+@dataclass(frozen=True)
+class DenseReference:
+    """A dense DOP853 solution of a few components, from :func:`dop853_reference`.
+
+    Attributes
+    ----------
+    sol : scipy.integrate.OdeSolution
+        ``sol(t)`` -> shape (k,) or (k, len(t)): the kept components, in the order given.
+    nfev : int
+        Right-hand-side evaluations, those of the dense output included (as
+        ``solve_ivp(..., dense_output=True).nfev``).
+    nsteps : int
+        Accepted steps.
+    """
+
+    sol: OdeSolution
+    nfev: int
+    nsteps: int
+
+
+def dop853_reference(fun, t_span, y0, components, rtol=1e-8, atol=1e-10, max_steps=MAX_STEPS):
+    """``solve_ivp(fun, t_span, y0, method="DOP853", dense_output=True)`` keeping k components.
+
+    A dense reference of a large system stores the whole state's interpolant at every
+    step (eight vectors of length n per step; for the energy chapter's N = 320 rod
+    about 1 GB).  This takes the same steps as :func:`scipy.integrate.solve_ivp` (its
+    loop over :class:`scipy.integrate.DOP853`, the dense output built at every step, so
+    the same ``nfev``) and keeps each step's interpolant only for ``components``.  The
+    interpolation is component by component, so ``sol(t)`` equals
+    ``solve_ivp(...).sol(t)[components]`` bit for bit (the tests check it).
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(t, y) -> dy/dt``.
+    t_span : (float, float)
+        t0 < t1.
+    y0 : ndarray, shape (n,)
+    components : sequence of int
+        Indices into y to keep (each in 0 .. n - 1).
+    rtol, atol : float
+        DOP853's tolerances (positive).
+    max_steps : int
+        Cap on accepted steps: a :class:`lib.core.errors.SolveError` beyond it.
+
+    Returns
+    -------
+    DenseReference
+
+    Raises
+    ------
+    ValueError
+        A bad argument (named).
+    SolveError
+        If DOP853 fails (its message), or takes more than ``max_steps`` steps.
+
+    Examples
+    --------
+    >>> ref = dop853_reference(lambda t, y: np.array([y[1], -y[0]]), (0.0, 1.0),
+    ...                        np.array([1.0, 0.0]), [0], rtol=1e-10, atol=1e-12)
+    >>> bool(abs(ref.sol(0.5)[0] - np.cos(0.5)) < 1e-9), ref.sol(np.array([0.0, 1.0])).shape
+    (True, (1, 2))
+    """
+    checks.function(fun, "fun")
+    if np.ndim(t_span) != 1 or len(t_span) != 2:
+        raise ValueError(f"t_span must be two times (t0, t1), got {checks.show(t_span)}")
+    t0 = checks.real(t_span[0], "t_span[0]")
+    t1 = checks.real(t_span[1], "t_span[1]", low=t0, include_low=False)
+    y0 = checks.vector(y0, "y0", nonempty=True)
+    comp = checks.vector(components, "components", nonempty=True)
+    if not np.all(comp == np.round(comp)) or comp.min() < 0 or comp.max() >= y0.size:
+        raise ValueError(f"components must be indices 0 .. {y0.size - 1} into y0, "
+                         f"got {checks.show(comp)}")
+    comp = comp.astype(int)
+    checks.positive(rtol, "rtol")
+    checks.positive(atol, "atol")
+    max_steps = checks.integer(max_steps, "max_steps", low=1)
+    solver = DOP853(fun, t0, y0, t1, rtol=rtol, atol=atol)
+    ts, pieces = [t0], []
+    while solver.status == "running":
+        message = solver.step()
+        if solver.status == "failed":
+            raise SolveError(f"DOP853 failed at t = {solver.t:g}: {message}",
+                             where="dop853_reference")
+        if len(pieces) >= max_steps:
+            raise SolveError(f"DOP853 took more than max_steps = {max_steps} steps",
+                             where="dop853_reference")
+        piece = solver.dense_output()                       # the whole state's interpolant,
+        piece.F, piece.y_old = piece.F[:, comp].copy(), piece.y_old[comp].copy()   # cut down
+        ts.append(solver.t)
+        pieces.append(piece)
+    return DenseReference(OdeSolution(ts, pieces), int(solver.nfev), len(pieces))

@@ -53,6 +53,7 @@ CALLS = [
          {"rod": _ROD, "tau": nonnegative(position=1), "tau_shear": nonnegative(skip=("None",)),
           "tau_bend": nonnegative(skip=("None",))}),
     _state_call("strains"), _state_call("strain_jacobian"), _state_call("damping_matrix"),
+    _state_call("banded_damping_matrix"),
     _state_call("dissipation", v=True), _state_call("damping_force", v=True),
     Call("damping.rayleigh_matrix", damping.rayleigh_matrix,
          lambda: ((np.array([1.0, 2.0]), np.array([[2.0, -1.0], [-1.0, 2.0]]), 0.1, 0.01), {}),

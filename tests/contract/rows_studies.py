@@ -46,6 +46,12 @@ CALLS = [
     Call("studies.work_precision[verlet, damped]", studies.work_precision,
          _ladder("verlet", damping=lambda q, v: (0.1 * v, 0.1 * np.eye(1))),
          {"damping": function(skip=("None",))}),
+    Call("studies.dop853_reference", studies.dop853_reference,
+         lambda: ((lambda t, y: np.array([y[1], -y[0]]), (0.0, 1.0), np.array([1.0, 0.0]), [0]),
+                  dict(rtol=1e-8, atol=1e-10, max_steps=1000)),
+         # y0's length is fun's business (a short y0 fails inside fun), so no "short" case
+         {"fun": function(position=0), "y0": array(position=2, skip=("extra-dim", "short")),
+          "rtol": positive(), "atol": positive(), "max_steps": integer(low=1)}),
     Call("studies.step_for_tolerance", studies.step_for_tolerance, lambda: ((_POINTS, 0.01), {}),
          {"points": Kind({"None": lambda v: None, "string": lambda v: "pts", "empty": lambda v: [],
                           "not-points": lambda v: [0.1, 0.2]}, 0),
