@@ -6,9 +6,12 @@ so the file runs in seconds once PyElastica's numba kernels are cached.
 """
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from lib import beam, fem, pcc, rod, rod3d
 from lib import crosscheck as cc
+from lib import incompressible as inc
+from lib.crosscheck import skfem as cc_skfem
 from lib.core.errors import SolveError
 from lib.crosscheck._common import generalised_eigvals
 
@@ -317,3 +320,62 @@ def test_crosscheck_contact_time_and_contact_are_named():
         xc.mujoco_drag(1.0, 0.4, segments=3, dt=1e-3, time=0.0105)
     with pytest.raises(ValueError, match="contact"):
         xc.elastica_drag(1.0, n_elem=2, dt=2e-4, time=0.002, contact={"k": 1.0})
+
+
+# --- the independent scikit-fem Taylor-Hood solve (own mesh, clamp, load, residuals) ---
+RUBBER = {"neo-Hookean": lambda nu: inc.neo_hookean(1.0, nu),
+          "Mooney-Rivlin": lambda nu: inc.mooney_rivlin(0.3, 0.2, nu),
+          "Yeoh": lambda nu: inc.yeoh(*inc.ECOFLEX_0030_YEOH, nu=nu),
+          "stable neo-Hookean": lambda nu: inc.stable_neo_hookean(1.0, nu)}
+
+
+@pytest.mark.parametrize("law", list(RUBBER))
+@pytest.mark.parametrize("nu", [0.45, 0.5])
+def test_skfem_rubber_tip_equals_lib_taylor_hood_for_every_law(law, nu):
+    mat = RUBBER[law](nu)
+    r, fl = cc.skfem_rubber_tip(mat, 6, 1, alpha=1.0, slenderness=4.0, steps=2,
+                                return_fields=True)
+    b = inc.cantilever(6, 1, "P2P1", mat, slenderness=4.0)
+    x = inc.solve(b, inc.tip_load(b, 1.0), steps=2, tol=1e-13).x
+    assert abs(r / inc.tip_ratio(b, x, 1.0) - 1) < 1e-11
+    # the whole displacement field, matched by location (scikit-fem numbers its own dofs)
+    key = {tuple(k): i for i, k in enumerate(np.rint(b.geom.mesh.nodes * 8).astype(int))}
+    idx = [key[tuple(k)] for k in np.rint(fl["u_locs"] * 8).astype(int)]
+    u = x[:b.n_u].reshape(-1, 2)[idx]
+    assert np.abs(u - fl["u"]).max() < 1e-11 * np.abs(u).max()
+
+
+def test_skfem_rubber_tip_tends_to_a_linear_limit_and_converges_under_refinement():
+    mat = inc.neo_hookean(1.0, 0.3)
+    # the finite-strain correction of the ratio is O(alpha^2): a hundredfold per decade
+    r = [cc.skfem_rubber_tip(mat, 10, 1, alpha=a, steps=1) for a in (1e-1, 1e-2, 1e-3)]
+    assert 50 < abs(r[0] - r[1]) / abs(r[1] - r[2]) < 200
+    # refinement: successive differences shrink (a converging, not a fixed, answer)
+    r = [cc.skfem_rubber_tip(mat, 5 * k, k, slenderness=5.0, steps=2) for k in (1, 2, 4)]
+    assert abs(r[2] - r[1]) < 0.5 * abs(r[1] - r[0])
+
+
+@pytest.mark.parametrize("law", ["Yeoh", "stable neo-Hookean", "Mooney-Rivlin"])
+def test_skfem_rubber_forms_tangent_is_the_derivative_of_the_residual(law):
+    from skfem import Basis, ElementTriP1, ElementTriP2, ElementVector, MeshTri, asm
+
+    mat = RUBBER[law](0.45)
+    mu, kappa, J0 = cc_skfem._rubber_constants(mat)
+    assert np.isclose(mu, mat.mu) and np.isclose(kappa, mat.kappa) and np.isclose(J0, mat.J0)
+    forms = cc_skfem._rubber_up_forms(mat.model, mat.constants, kappa, J0)
+    res_u, res_p, k_uu, k_up, k_pp = forms
+    mesh = MeshTri.init_tensor(np.linspace(0, 2, 3), np.linspace(-0.5, 0.5, 2))
+    bu, bp = Basis(mesh, ElementVector(ElementTriP2()), intorder=2), Basis(mesh, ElementTriP1(), intorder=2)
+    rng = np.random.default_rng(3)
+    x = np.concatenate([0.1 * rng.standard_normal(bu.N), 0.3 * rng.standard_normal(bp.N)])
+
+    def R(x):
+        wu, wp = bu.interpolate(x[:bu.N]), bp.interpolate(x[bu.N:])
+        return np.concatenate([asm(res_u, bu, u=wu, p=wp), asm(res_p, bp, u=wu, p=wp)])
+
+    wu, wp = bu.interpolate(x[:bu.N]), bp.interpolate(x[bu.N:])
+    Kup = asm(k_up, bp, bu, u=wu, p=wp)
+    K = sp.bmat([[asm(k_uu, bu, u=wu, p=wp), Kup], [Kup.T, asm(k_pp, bp, u=wu, p=wp)]]).toarray()
+    h = 1e-6
+    KFD = np.column_stack([(R(x + h * e) - R(x - h * e)) / (2 * h) for e in np.eye(x.size)])
+    assert np.abs(K - KFD).max() < 1e-6 * np.abs(K).max()

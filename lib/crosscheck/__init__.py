@@ -31,7 +31,8 @@ scikit-fem 12 (plane-strain neo-Hookean, P1/P2), :mod:`lib.crosscheck.skfem`
     :func:`skfem_linear`, :func:`skfem_cantilever`.  The energy, residual and
     tangent of :mod:`lib.fem` written as scikit-fem forms on the same mesh;
     :func:`skfem_mixed_tip` and :data:`SKFEM_REFERENCE`, the u-p Taylor-Hood problem
-    of :mod:`lib.incompressible`.
+    of :mod:`lib.incompressible` on its mesh; :func:`skfem_rubber_tip`, the same problem
+    for all four rubber laws on scikit-fem's own mesh, clamp and load.
 Independent references, :mod:`lib.crosscheck.references`
     :func:`timoshenko_omegas_transfer` (Timoshenko cantilever by the exact
     transfer matrix, no ``solve_bvp``) and :func:`pcc_ritz_exact` (PCC
@@ -73,7 +74,7 @@ from .elastica import (ELASTICA_SHEAR_COEFFICIENT, elastica_frequencies, elastic
 from .mujoco import cable_frequencies, cable_xml
 from .references import pcc_ritz_exact, timoshenko_omegas_transfer
 from .skfem import (SKFEM_REFERENCE, skfem_basis, skfem_cantilever, skfem_forms, skfem_linear,
-                    skfem_mixed_tip, skfem_static)
+                    skfem_mixed_tip, skfem_rubber_tip, skfem_static)
 
 __all__ = [
     "cable_xml", "cable_frequencies",
@@ -84,6 +85,6 @@ __all__ = [
     "elastica_rod3d", "elastica_state", "elastica_linearisation3d", "elastica_frequencies3d",
     "elastica_system", "elastica_run",
     "skfem_basis", "skfem_forms", "skfem_static", "skfem_linear", "skfem_cantilever",
-    "skfem_mixed_tip", "SKFEM_REFERENCE",
+    "skfem_mixed_tip", "skfem_rubber_tip", "SKFEM_REFERENCE",
     "timoshenko_omegas_transfer", "pcc_ritz_exact", "observed_order", "richardson",
 ]

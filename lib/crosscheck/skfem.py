@@ -14,7 +14,7 @@ from ..fe import solve_path
 from ..solvers import newton_solve
 
 __all__ = ["skfem_basis", "skfem_forms", "skfem_static", "skfem_linear", "skfem_cantilever",
-           "skfem_mixed_tip", "SKFEM_REFERENCE"]
+           "skfem_mixed_tip", "skfem_rubber_tip", "SKFEM_REFERENCE"]
 
 
 def skfem_basis(model, intorder=None):
@@ -387,3 +387,218 @@ def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, ret
     out[body.n_u:] = x[Nu:]
     ratio = inc.tip_ratio(body, out, alpha)
     return (ratio, out) if return_x else ratio
+
+
+# --------------------------------------------------------------------------------------
+# An independent Taylor-Hood solve: scikit-fem's own mesh, clamp, load and residuals
+# --------------------------------------------------------------------------------------
+def _rubber_constants(mat):
+    """``(mu, kappa, J0)`` of a rubber law, recomputed from its constants and ``nu``.
+
+    Written from the textbook definitions, not read from the material's derived fields:
+    small-strain shear modulus of each law, 3-D bulk modulus ``2 mu (1+nu)/(3(1-2nu))``
+    for the split laws, Smith et al.'s ``lam_s = lam + 5 mu/6`` and
+    ``alpha = 1 + 3 mu_s/(4 lam_s)`` for the stable neo-Hookean.
+    """
+    c, nu = tuple(float(v) for v in mat.constants), float(mat.nu)
+    mu = {"neo-hookean": lambda: c[0], "mooney-rivlin": lambda: 2 * (c[0] + c[1]),
+          "yeoh": lambda: 2 * c[0], "stable-neo-hookean": lambda: 0.75 * c[0]}[mat.model]()
+    if nu == 0.5:
+        return mu, np.inf, 1.0
+    if mat.model == "stable-neo-hookean":
+        lam_s = 2 * mu * nu / (1 - 2 * nu) + 5 * mu / 6
+        return mu, lam_s, 1 + 0.75 * c[0] / lam_s
+    return mu, 2 * mu * (1 + nu) / (3 * (1 - 2 * nu)), 1.0
+
+
+def _rubber_up_forms(model, constants, kappa, J0):
+    r"""u-p forms of the four rubber laws in plane strain, written with ``F``, ``F^-T``, ``det F``.
+
+    ``L = int g(F) + p (J - J0) - p^2/(2 kappa)``.  Split laws:
+    ``g = W(Ibar1, Ibar2)``, ``Ibar1 = J^{-2/3}(F:F + 1)``, ``Ibar2 = J^{-4/3} F:F + J^{2/3}``,
+    differentiated in ``F`` (``dJ = J F^-T : dF``); stable neo-Hookean
+    ``g = mu_s/2 (F:F - 1) - mu_s/2 ln((F:F + 2)/4)`` (Smith, de Goes & Kim 2018).
+    Independent of lib's ``(a, J)`` chain rule.
+    """
+    from skfem import BilinearForm, LinearForm
+    from skfem.helpers import ddot, det, eye, grad, inv, mul, trace, transpose
+
+    ik = 0.0 if not np.isfinite(kappa) else 1.0 / kappa
+    c = constants
+
+    def law(x):
+        """``W1 = dW/dIbar1, W11 = d2W/dIbar1^2, W2 = dW/dIbar2`` at ``x = Ibar1 - 3``."""
+        if model == "neo-hookean":
+            return 0.5 * c[0] + 0 * x, 0 * x, 0.0
+        if model == "mooney-rivlin":
+            return c[0] + 0 * x, 0 * x, c[1]
+        return c[0] + 2 * c[1] * x + 3 * c[2] * x**2, 2 * c[1] + 6 * c[2] * x, 0.0
+
+    def kin(w):
+        Gu = grad(w["u"])
+        F = eye(np.ones(Gu.shape[2:]), 2) + Gu
+        Fi = inv(F)
+        return F, Fi, transpose(Fi), det(F)
+
+    def shape_stress(F, FiT, J):
+        a = ddot(F, F)
+        if model == "stable-neo-hookean":
+            return c[0] * (1.0 - 1.0 / (a + 2.0)) * F
+        c1, c2, c3 = J ** (-2.0 / 3.0), J ** (-4.0 / 3.0), J ** (2.0 / 3.0)
+        I1 = c1 * (a + 1.0)
+        W1, _, W2 = law(I1 - 3.0)
+        D1 = 2.0 * c1 * F - (2.0 / 3.0) * I1 * FiT
+        D2 = 2.0 * c2 * F + (-(4.0 / 3.0) * c2 * a + (2.0 / 3.0) * c3) * FiT
+        return W1 * D1 + W2 * D2
+
+    def shape_tangent(F, Fi, FiT, J, dF):
+        a, FdF = ddot(F, F), ddot(F, dF)
+        if model == "stable-neo-hookean":
+            return (c[0] * (1.0 - 1.0 / (a + 2.0)) * dF
+                    + c[0] / (a + 2.0) ** 2 * 2.0 * FdF * F)
+        trd = trace(mul(Fi, dF))
+        dFiT = -transpose(mul(Fi, mul(dF, Fi)))
+        c1, c2, c3 = J ** (-2.0 / 3.0), J ** (-4.0 / 3.0), J ** (2.0 / 3.0)
+        I1 = c1 * (a + 1.0)
+        W1, W11, W2 = law(I1 - 3.0)
+        D1 = 2.0 * c1 * F - (2.0 / 3.0) * I1 * FiT
+        dI1 = ddot(D1, dF)
+        dD1 = (2.0 * c1 * (dF - (2.0 / 3.0) * trd * F) - (2.0 / 3.0) * dI1 * FiT
+               - (2.0 / 3.0) * I1 * dFiT)
+        dD2 = (-(8.0 / 3.0) * c2 * trd * F + 2.0 * c2 * dF
+               + ((16.0 / 9.0) * c2 * trd * a - (8.0 / 3.0) * c2 * FdF
+                  + (4.0 / 9.0) * c3 * trd) * FiT
+               + (-(4.0 / 3.0) * c2 * a + (2.0 / 3.0) * c3) * dFiT)
+        return W11 * dI1 * D1 + W1 * dD1 + W2 * dD2
+
+    @LinearForm
+    def res_u(v, w):
+        F, _, FiT, J = kin(w)
+        return ddot(shape_stress(F, FiT, J) + w["p"] * J * FiT, grad(v))
+
+    @LinearForm
+    def res_p(q, w):
+        _, _, _, J = kin(w)
+        return q * (J - J0 - ik * w["p"])
+
+    @BilinearForm
+    def k_uu(du, v, w):
+        F, Fi, FiT, J = kin(w)
+        dF = grad(du)
+        trd = trace(mul(Fi, dF))
+        dFiT = -transpose(mul(Fi, mul(dF, Fi)))
+        return ddot(shape_tangent(F, Fi, FiT, J, dF) + w["p"] * J * (trd * FiT + dFiT),
+                    grad(v))
+
+    @BilinearForm
+    def k_up(dp, v, w):
+        _, _, FiT, J = kin(w)
+        return dp * J * ddot(FiT, grad(v))
+
+    @BilinearForm
+    def k_pp(dp, q, w):
+        return -ik * dp * q
+
+    return res_u, res_p, k_uu, k_up, k_pp
+
+
+def skfem_rubber_tip(mat, nx, ny, alpha=1.0, slenderness=10.0, steps=4, intorder=2,
+                     return_fields=False):
+    r"""Taylor-Hood cantilever solved by scikit-fem alone: its mesh, clamp, load and residuals.
+
+    Independent of :mod:`lib.fe` and :mod:`lib.incompressible` except for the rubber
+    law's constants and ``nu`` (``mat.model``, ``mat.constants``, ``mat.nu``) and the
+    Newton driver (:func:`lib.solvers.newton_solve` along a uniform load path, which only
+    decides when to stop):
+
+    * mesh: ``MeshTri.init_tensor`` on ``[0, L] x [-1/2, 1/2]`` (``nx x ny`` cells, each
+      cut lower-left to upper-right), ``ElementVector(ElementTriP2())`` displacement and
+      ``ElementTriP1()`` pressure, scikit-fem's own dof numbering;
+    * clamp: every displacement dof of the facets on ``X = 0`` (``basis.get_dofs``);
+    * load: a uniform shear traction of resultant ``P = alpha E' h^3/(12 L^2)`` in
+      ``-y`` on the facets of ``X = L``, assembled on a ``FacetBasis``
+      (``E' = 2 mu (1 + nu)/(1 - nu^2)``, ``mu`` the law's small-strain modulus);
+    * residual and tangent: :func:`_rubber_up_forms` (``F^-T``, ``det F``), ``asm``;
+    * tip: the plain mean of ``u_y`` over the dofs located on ``X = L``, over ``alpha L/3``.
+
+    Parameters
+    ----------
+    mat : lib.incompressible.Material (any of the four laws, ``nu <= 0.5``)
+    nx, ny : int >= 1, cells along and across
+    alpha : float, non-zero, load parameter
+    slenderness : float > 0, ``L`` (the height is 1)
+    steps : int >= 1, load increments
+    intorder : int, scikit-fem quadrature order (2: the 3-point rule, the rule of lib's
+        ``P2P1``, so that the two discrete problems are the same)
+    return_fields : bool, also return ``{"u_locs", "u", "p_locs", "p"}``: nodal
+        displacements ``(n, 2)`` at their locations and pressures at the corners
+
+    Returns
+    -------
+    float tip ratio (and the fields dict with ``return_fields``)
+
+    Examples
+    --------
+    >>> from lib import incompressible as inc
+    >>> m = inc.neo_hookean(1.0, 0.49)
+    >>> r = skfem_rubber_tip(m, 4, 1, alpha=0.01, steps=1)
+    >>> b = inc.cantilever(4, 1, "P2P1", m)
+    >>> x = inc.solve(b, inc.tip_load(b, 0.01), steps=1, tol=1e-13).x
+    >>> bool(abs(r - inc.tip_ratio(b, x, 0.01)) < 1e-12)
+    True
+    """
+    from skfem import (Basis, ElementTriP1, ElementTriP2, ElementVector, FacetBasis,
+                       LinearForm, MeshTri, asm)
+
+    checks.kind(mat, "mat", inc.Material, "a rubber law (lib.incompressible.Material)")
+    nx, ny = checks.integer(nx, "nx", low=1), checks.integer(ny, "ny", low=1)
+    alpha, L = checks.real(alpha, "alpha"), checks.positive(slenderness, "slenderness")
+    if alpha == 0:
+        raise ValueError("alpha must be non-zero (the load the tip ratio divides by), got 0")
+    steps = checks.integer(steps, "steps", low=1)
+    intorder = checks.integer(intorder, "intorder", low=1, high=20)
+    return_fields = checks.boolean(return_fields, "return_fields")
+    mu, kappa, J0 = _rubber_constants(mat)
+    nu = float(mat.nu)
+    mesh = MeshTri.init_tensor(np.linspace(0.0, L, nx + 1), np.linspace(-0.5, 0.5, ny + 1))
+    basis_u = Basis(mesh, ElementVector(ElementTriP2()), intorder=intorder)
+    basis_p = Basis(mesh, ElementTriP1(), intorder=intorder)
+    Nu, Np = basis_u.N, basis_p.N
+    clamped = basis_u.get_dofs(lambda x: np.isclose(x[0], 0.0)).all()
+    P = alpha * 2 * mu * (1 + nu) / (1 - nu**2) / 12 / L**2
+    tip_facets = mesh.facets_satisfying(lambda x: np.isclose(x[0], L))
+    fb = FacetBasis(mesh, ElementVector(ElementTriP2()), facets=tip_facets, intorder=4)
+
+    @LinearForm
+    def shear(v, w):
+        return -P * v[1]          # traction (0, -P/h) with h = 1
+
+    f = asm(shear, fb)
+    res_u, res_p, k_uu, k_up, k_pp = _rubber_up_forms(
+        mat.model, tuple(float(v) for v in mat.constants), kappa, J0)
+
+    def fields(x, lam):
+        return basis_u.interpolate(x[:Nu]), basis_p.interpolate(x[Nu:])
+
+    def residual(w, lam):
+        return np.concatenate([asm(res_u, basis_u, u=w[0], p=w[1]) - f * lam,
+                               asm(res_p, basis_p, u=w[0], p=w[1])])
+
+    def tangent(w):
+        Kup = asm(k_up, basis_p, basis_u, u=w[0], p=w[1])
+        return sp.bmat([[asm(k_uu, basis_u, u=w[0], p=w[1]), Kup],
+                        [Kup.T, asm(k_pp, basis_p, u=w[0], p=w[1])]], format="csr")
+
+    free = np.setdiff1d(np.arange(Nu + Np), clamped)
+    x = _settled_path(fields, residual, tangent, np.zeros(Nu + Np), free, steps, 60, 1e-12,
+                      "crosscheck.skfem_rubber_tip")
+    ydofs = np.concatenate([basis_u.nodal_dofs[1], basis_u.facet_dofs[1]])
+    on_tip = ydofs[np.isclose(basis_u.doflocs[0, ydofs], L)]
+    ratio = float(-x[on_tip].mean() / (alpha * L / 3))
+    if not return_fields:
+        return ratio
+    xdofs = np.concatenate([basis_u.nodal_dofs[0], basis_u.facet_dofs[0]])
+    ydofs = np.concatenate([basis_u.nodal_dofs[1], basis_u.facet_dofs[1]])
+    return ratio, {"u_locs": basis_u.doflocs[:, xdofs].T,
+                   "u": np.column_stack([x[xdofs], x[ydofs]]),
+                   "p_locs": basis_p.doflocs.T, "p": x[Nu:].copy()}

@@ -67,6 +67,13 @@ CALLS = [
          {"nu": between(-1.0, 0.5, position=0), "nx": integer(low=1), "ny": integer(low=1),
           "alpha": Kind(dict(real().cases, zero=lambda v: 0.0)), "steps": integer(low=1),
           "intorder": integer(low=1), "mu": positive(), "return_x": boolean()}),
+    _row("skfem_rubber_tip", lambda: ((inc.yeoh(0.5, -0.01, 0.001, nu=0.45), 2, 1),
+                                       dict(alpha=0.2, slenderness=2.0, steps=1, intorder=2,
+                                            return_fields=True)),
+         {"mat": model(position=0, wrong=lambda: fem.cantilever(2, 1, "T3")),
+          "nx": integer(low=1, position=1), "ny": integer(low=1, position=2),
+          "alpha": Kind(dict(real().cases, zero=lambda v: 0.0)), "slenderness": positive(),
+          "steps": integer(low=1), "intorder": integer(low=1), "return_fields": boolean()}),
 ]
 
 
