@@ -80,7 +80,8 @@ solve, SolveResult, ConvergenceError            statics by Newton with load step
 inf_sup                             the discrete inf-sup constant of a mixed body
 dynamics_force, dynamics_mass, kinetic_energy   the callables of :mod:`lib.integrate`
 
-The scikit-fem reference of the u-p problem is :func:`lib.crosscheck.skfem_mixed_tip`.
+The u-p problem is checked by :func:`lib.crosscheck.skfem_rubber_tip` (scikit-fem's own mesh,
+clamp, load and forms, all four laws) and :func:`lib.crosscheck.skfem_mixed_tip` (this mesh).
 
 References
 ----------
@@ -104,6 +105,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from . import fem
 from .core import checks, linalg, quadrature
@@ -970,14 +972,54 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
         if abs(nx - round(nx)) > 1e-9:
             raise ValueError(f"slenderness * ny must be whole numbers, got {nx!r}")
         meshes.append((int(round(nx)), n))
-    ratios = []
+    ratios, prev = [], None
     for nx, n in meshes:
         b = cantilever(nx, n, formulation, mat, slenderness=L)
-        ratios.append(tip_ratio(b, solve(b, tip_load(b, alpha), steps=steps).x, alpha))
+        # Newton on each finer mesh starts from the last solution, interpolated onto it
+        x0 = None if prev is None or formulation != "P2P1" else _prolong(*prev, b)
+        x = solve(b, tip_load(b, alpha), steps=steps, x0=x0).x
+        ratios.append(tip_ratio(b, x, alpha))
+        prev = (b, x)
     ratios = np.array(ratios)
     value, error, E = fem.corner_extrapolation(ratios, mat.nu)
     return TipReference(value, error, tuple(meshes), ratios, E,
                         2 * fem.corner_exponent(mat.nu))
+
+
+def _prolong(coarse, xc, fine):
+    """A Taylor-Hood solution of ``coarse`` interpolated onto the nested mesh of ``fine``.
+
+    Both bodies are ``"P2P1"`` on rectangle meshes of the same rectangle and diagonal,
+    each coarse cell split into whole fine cells: quadratic displacement and linear
+    pressure evaluated at the fine nodes (a start for Newton, not a result).
+    """
+    mc, mf = coarse.geom.mesh, fine.geom.mesh
+
+    def locate(X):
+        hx, hy = mc.length / mc.nx, mc.height / mc.ny
+        t = np.stack([X[:, 0] / hx, (X[:, 1] + mc.height / 2) / hy], 1)
+        ij = np.clip(np.floor(t + 1e-9).astype(np.int64), 0, [mc.nx - 1, mc.ny - 1])
+        xi, eta = (t - ij).T
+        second = eta > xi if mc.diagonal == "/" else xi + eta > 1
+        e = 2 * (ij[:, 0] * mc.ny + ij[:, 1]) + second
+        P = mc.nodes[mc.elements[e, :3]]
+        T = np.stack([P[:, 1] - P[:, 0], P[:, 2] - P[:, 0]], 2)
+        l12 = np.linalg.solve(T, (X - P[:, 0])[..., None])[..., 0]
+        lam = np.column_stack([1 - l12.sum(1), l12])
+        return e, lam
+
+    e, lam = locate(mf.nodes)
+    l0, l1, l2 = lam.T
+    N = np.column_stack([l0 * (2 * l0 - 1), l1 * (2 * l1 - 1), l2 * (2 * l2 - 1),
+                         4 * l0 * l1, 4 * l1 * l2, 4 * l2 * l0])
+    uc = xc[:coarse.n_u].reshape(-1, 2)
+    x = np.zeros(fine.n_u + fine.n_p)
+    x[:fine.n_u] = np.einsum("na,nai->ni", N, uc[mc.elements[e]]).ravel()
+    loc = np.empty((fine.n_p, 2))
+    loc[fine.pdofs.ravel()] = mf.nodes[mf.elements[:, :3].ravel()]
+    e, lam = locate(loc)
+    x[fine.n_u:] = np.einsum("nc,nc->n", lam, xc[coarse.n_u:][coarse.pdofs[e]])
+    return x
 
 
 # --------------------------------------------------------------------------------------
@@ -1008,13 +1050,41 @@ def inf_sup(body):
     Be = np.einsum("eq,eqai,qc->eaic", w, G, body.Np)     # div v = G_{a i} v_{a i}
     B = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))[fr].T.tocsc()
     Me = np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
-    Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).toarray()
-    S = B @ linalg.solve(K[fr][:, fr], B.T.toarray(), where="inf_sup: the vector Laplacian")
+    Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p))
+    S = B @ _laplacian_solve(K[fr][:, fr], B.T.toarray())
+    S = 0.5 * (S + S.T)
     try:
-        ev = sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True, subset_by_index=[0, 0])
-    except sla.LinAlgError as err:
+        if S.shape[0] <= 400:
+            ev = sla.eigh(S, Mp.toarray(), eigvals_only=True, subset_by_index=[0, 0])[0]
+        else:
+            # the eigenvalue nearest 0 by shift-invert Lanczos (one dense LU of S):
+            # the same number as the dense eigh, at a fraction of its cost
+            ev = spla.eigsh(S, k=1, M=Mp, sigma=0.0, which="LM", v0=np.ones(S.shape[0]),
+                            tol=1e-14, return_eigenvectors=False)[0]
+    except (sla.LinAlgError, spla.ArpackError, RuntimeError) as err:
         raise ConvergenceError(f"inf_sup: the generalised eigenproblem failed ({err})") from err
-    return float(np.sqrt(max(ev[0], 0.0)))
+    return float(np.sqrt(max(ev, 0.0)))
+
+
+def _laplacian_solve(K, R):
+    """``K^{-1} R`` for the SPD vector Laplacian ``K`` and many right-hand sides ``R``.
+
+    Reverse Cuthill-McKee makes ``K`` narrow-banded, so one banded Cholesky solves all
+    columns with level-3 LAPACK (SuperLU's solve handles them one column at a time).
+    """
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+    K = sp.csr_matrix(K)
+    perm = reverse_cuthill_mckee(K, symmetric_mode=True)
+    Kp = K[perm][:, perm].tocoo()
+    up = Kp.row <= Kp.col
+    bw = int((Kp.col - Kp.row)[up].max())
+    ab = np.zeros((bw + 1, K.shape[0]))
+    ab[bw + Kp.row[up] - Kp.col[up], Kp.col[up]] = Kp.data[up]
+    f = linalg.factor(K, banded=ab, where="inf_sup: the vector Laplacian")
+    X = np.empty_like(R)
+    X[perm] = f.solve(R[perm])
+    return X
 
 
 def dynamics_force(body, load=None):

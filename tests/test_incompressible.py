@@ -296,6 +296,23 @@ def test_explore_ratios_rank_the_elements_as_the_chapter_does():
     assert np.isnan(r5["T6"][0]) and np.isfinite(r5["P2P1"][0])
 
 
+def test_explore_plot_draws_the_given_reference_and_its_error_bar():
+    import matplotlib.pyplot as plt
+    from lib import explore
+    ref = inc.TipReference(0.9, 0.002, ((10, 1),), np.ones(1), np.ones(1), 1.2)
+    fig = explore.plot_incompressible_ratios(0.49, reference=ref)
+    ax = fig.axes[0]
+    lines = [ln for ln in ax.get_lines() if ln.get_label().startswith("reference")]
+    assert len(lines) == 1 and np.allclose(lines[0].get_ydata(), 0.9)
+    band = ax.patches[0].get_extents().transformed(ax.transData.inverted())
+    assert np.isclose(band.y0, 0.898) and np.isclose(band.y1, 0.902)
+    bare = explore.plot_incompressible_ratios(0.49)        # no stale cached line without one
+    assert not [ln for ln in bare.axes[0].get_lines() if ln.get_label().startswith("reference")]
+    with pytest.raises(ValueError, match="reference"):
+        explore.plot_incompressible_ratios(0.49, reference=0.9)
+    plt.close("all")
+
+
 def test_solve_extra_load_reproduces_the_dead_load():
     """A load given through ``extra`` (g = -factor f, no stiffness) gives the dead-load solution."""
     body = inc.cantilever(6, 1, "P2P1", inc.neo_hookean(1.0, 0.49), slenderness=6.0)
@@ -384,3 +401,28 @@ def test_p2p1disc_pressure_is_kappa_times_the_pointwise_dilatation():
     J = np.linalg.det(F)
     pq = np.einsum("qc,ec->eq", b.Np, inc.pressure_field(b, x))
     assert np.abs(pq - mat.kappa * (J - mat.J0)).max() <= 1e-8 * np.abs(pq).max()
+
+
+def test_prolongation_reproduces_quadratic_displacement_and_linear_pressure():
+    mat = inc.neo_hookean(1.0, 0.45)
+    bc, bf = (inc.cantilever(n, n // 4, "P2P1", mat, slenderness=4.0) for n in (4, 8))
+
+    def field(b):
+        X = b.geom.mesh.nodes
+        x = np.zeros(b.n_u + b.n_p)
+        x[:b.n_u] = np.stack([0.01 * X[:, 0] ** 2 - 0.03 * X[:, 1] ** 2,
+                              0.02 * X[:, 0] * X[:, 1] + 0.1 * X[:, 1]], 1).ravel()
+        loc = np.empty((b.n_p, 2))
+        loc[b.pdofs.ravel()] = X[b.geom.mesh.elements[:, :3].ravel()]
+        x[b.n_u:] = 0.3 * loc[:, 0] - 0.7 * loc[:, 1] + 0.2
+        return x
+
+    assert np.abs(inc._prolong(bc, field(bc), bf) - field(bf)).max() < 1e-13
+
+
+def test_reference_ladder_started_from_the_coarse_solution_gives_the_same_ratios():
+    mat = inc.neo_hookean(1.0, 0.49)
+    ref = inc.reference_tip_ratio(mat, 1.0, ny=(1, 2, 4), steps=1)
+    cold = [inc.tip_ratio(b, inc.solve(b, inc.tip_load(b, 1.0), steps=1).x, 1.0)
+            for b in (inc.cantilever(10 * n, n, "P2P1", mat) for n in (1, 2, 4))]
+    assert np.abs(ref.ratios - cold).max() < 1e-10

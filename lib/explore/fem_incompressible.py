@@ -1,6 +1,8 @@
 """Explore section of the fem_incompressible chapter: tip ratios of T6, P2/P1, F-bar."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..core import checks
@@ -22,11 +24,19 @@ def incompressible_ratios(nu=0.4999, sizes=(1, 2), alpha=1.0):
     ny : (m,) int
     ratios : dict formulation -> (m,) float (NaN where the formulation refuses ``nu``)
     """
-    from .. import incompressible as inc
-
     nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
     ny = counts(sizes, "sizes")
     alpha = checks.positive(alpha, "alpha")
+    out = _ratios(nu, tuple(int(k) for k in ny), alpha)
+    return ny, {form: r.copy() for form, r in out.items()}
+
+
+@functools.lru_cache(maxsize=16)
+def _ratios(nu, ny, alpha):
+    """The solves behind :func:`incompressible_ratios`, kept in memory for this session
+    (the widget and the page's figure ask for the same starting state)."""
+    from .. import incompressible as inc
+
     out = {}
     for form in ("T6", "P2P1", "Fbar"):
         vals = []
@@ -38,18 +48,32 @@ def incompressible_ratios(nu=0.4999, sizes=(1, 2), alpha=1.0):
                 continue
             vals.append(inc.tip_ratio(b, inc.solve(b, inc.tip_load(b, alpha)).x, alpha))
         out[form] = np.array(vals)
-    return ny, out
+    return out
 
 
-def plot_incompressible_ratios(nu=0.4999, ax=None):
-    from ..crosscheck import SKFEM_REFERENCE
+def plot_incompressible_ratios(nu=0.4999, ax=None, reference=None):
+    r"""Plot :func:`incompressible_ratios` against the mesh, with a converged reference.
 
+    ``reference`` (optional) is a :class:`lib.incompressible.TipReference` for the same
+    ``nu`` (:func:`lib.incompressible.reference_tip_ratio`): drawn as a line with its error
+    bar as a band.  Without one no reference is drawn (computing it takes seconds, too
+    slow for a slider).
+    """
+    from ..incompressible import TipReference
+
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    if reference is not None:
+        checks.kind(reference, "reference", TipReference,
+                    "a converged reference (lib.incompressible.TipReference)")
     fig, ax = axes(ax)
     ny, out = incompressible_ratios(nu)
     for (form, r), mk in zip(out.items(), ("s-", "o-", "^-")):
         ax.plot(np.arange(ny.size), r, mk, label=form)
-    if nu in SKFEM_REFERENCE:
-        ax.axhline(SKFEM_REFERENCE[nu], color="k", lw=0.8, label="scikit-fem P2/P1 80×8")
+    if reference is not None:
+        v, e = reference.value, reference.error
+        ax.axhspan(v - e, v + e, color="0.8", zorder=0)
+        ax.axhline(v, color="k", lw=0.8,
+                   label=f"reference, $h \\to 0$ (± {100 * reference.relative_error:.2f} %)")
     ax.set_xticks(np.arange(ny.size), [f"{10 * k}×{k}" for k in ny])
     ax.set_xlabel("mesh")
     ax.set_ylabel(r"tip deflection / ($\alpha L/3$)")
