@@ -15,6 +15,11 @@ from scipy.linalg import eigh
 from lib import rod3d as R3
 from lib.exercises import exercise
 
+#: r/L of the chapter's slender rod, the one measured against Kirchhoff's unshearable
+#: rod (Greenhill's twist, the twisted shaft, Love's helix). The chapter imports it from
+#: here, so exercise rod3d-3 and the chapter's tables build the same rod.
+SLENDER = 0.002
+
 
 def _torsion_mask(V, share):
     """Modes (columns of V, 6 dofs per node) whose twist share of |V| exceeds ``share``."""
@@ -51,7 +56,7 @@ def _greenhill_continuum():
 
 
 @exercise("rod3d-3", rtol=1e-5,
-          text="critical twist of the r/L = 0.002, N = 40 rod for nu = 0 and nu = 0.3: "
+          text=f"critical twist of the r/L = {SLENDER:g}, N = 40 rod for nu = 0 and nu = 0.3: "
                "array of 2, rad",
           slips={"continuum": (_greenhill_continuum,
                                "Greenhill's continuum formula kL(1 + nu); the exercise asks "
@@ -59,7 +64,7 @@ def _greenhill_continuum():
                                "which buckles at a slightly smaller twist")})
 def greenhill_twists():
     """Critical twist angles from :func:`lib.rod3d.critical_twist` for two Poisson ratios."""
-    return np.array([R3.critical_twist(R3.make_rod3d(40, r_over_L=0.002, nu=nu))
+    return np.array([R3.critical_twist(R3.make_rod3d(40, r_over_L=SLENDER, nu=nu))
                      for nu in (0.0, 0.3)])
 
 
