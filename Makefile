@@ -6,7 +6,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NBS    := $(sort $(wildcard chapters/*.ipynb))
-NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q
+# test processes (pytest-xdist): the unit tests and the notebooks run on JOBS cores
+# (each notebook whole on one worker, in order: --dist loadfile); JOBS=1 runs serially
+JOBS   ?= 2
+XDIST  := $(if $(filter 1,$(JOBS)),,-n $(JOBS))
+NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q $(XDIST) $(if $(XDIST),--dist loadfile)
 
 .PHONY: book test venv unit nbval html-strict browser pdf visible bench execute ledger clean
 
@@ -33,7 +37,7 @@ test: unit nbval html-strict browser
 
 unit: $(STAMP)
 	$(BIN)/python tools/make_ledger.py --check
-	$(BIN)/pytest tests lib --doctest-modules -q
+	$(BIN)/pytest tests lib --doctest-modules -q $(XDIST)
 
 nbval: $(STAMP)
 	$(NBVAL) $(NBS)
