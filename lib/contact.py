@@ -673,7 +673,7 @@ def _smoothstep(y):
 
 
 def _coefficients(friction, eps, u_t, s):
-    """Axial and lateral coefficient at slip (u_t, s = |u|): static up to eps, kinetic from 2 eps."""
+    """Axial and lateral coefficient at slip (u_t, s = |u|): static up to eps, kinetic from (1 + _DROP) eps = 1.1 eps."""
     wgt = 1.0 - _smoothstep((s / eps - 1.0) / _DROP)   # 1 below eps, 0 above (1 + _DROP) eps
     st, kt = _per_direction(friction.static), _per_direction(friction.kinetic)
     fwd = u_t >= 0.0
@@ -697,11 +697,11 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
         \bigl(\mu_t(s)\,u_t/s,\ \mu_l(s)\,u_l/s\bigr),\qquad s = \sqrt{u_t^2 + u_l^2},
 
     with each coefficient equal to its static value up to the slip speed
-    :math:`\varepsilon`, falling smoothly (cubic) to its kinetic value at
-    :math:`2\varepsilon`; the axial coefficient is the forward one for :math:`u_t \ge 0`
+    :math:`\varepsilon`, falling smoothly (cubic, over one tenth of :math:`\varepsilon`) to its
+    kinetic value at :math:`1.1\,\varepsilon`; the axial coefficient is the forward one for :math:`u_t \ge 0`
     and the backward one otherwise.  Below :math:`\varepsilon` the law is viscous,
     :math:`f = -f_n\mu_s u/\varepsilon`: its largest force is exactly :math:`\mu_s f_n`,
-    reached at :math:`s = \varepsilon`.  Above :math:`2\varepsilon` it is PyElastica's kinetic
+    reached at :math:`s = \varepsilon`.  Above :math:`1.1\,\varepsilon` it is PyElastica's kinetic
     law :math:`-f_n(\mu_t\hat u_t, \mu_l\hat u_l)`.
 
     >>> fr = make_friction((0.8, 0.4, 0.4), (0.4, 0.2, 0.2))
