@@ -508,8 +508,10 @@ def skfem_rubber_tip(mat, nx, ny, alpha=1.0, slenderness=10.0, steps=4, intorder
 
     Independent of :mod:`lib.fe` and :mod:`lib.incompressible` except for the rubber
     law's constants and ``nu`` (``mat.model``, ``mat.constants``, ``mat.nu``) and the
-    Newton driver (:func:`lib.solvers.newton_solve` along a uniform load path, which only
-    decides when to stop):
+    Newton driver and its load-path stepping (:func:`lib.solvers.newton_solve` at each
+    step of a uniform load path run by ``lib.fe``'s ``solve_path``, a wrapper of
+    :func:`lib.solvers.load_path`; together they only choose the load increments and
+    decide when to stop):
 
     * mesh: ``MeshTri.init_tensor`` on ``[0, L] x [-1/2, 1/2]`` (``nx x ny`` cells, each
       cut lower-left to upper-right), ``ElementVector(ElementTriP2())`` displacement and
