@@ -350,6 +350,23 @@ ALPHA_LARGE = 3.0
 BETA_TENDON = 1.5
 
 
+ROD_TOL = 1e-10   # rod.static's default relative residual tolerance
+
+
+def _rod_tol(model, P, g):
+    """Relative residual tolerance for :func:`lib.rod.static` on ``model`` under ``P`` and ``g``.
+
+    ``rod.static`` measures the residual against ``f_scale = max(EI/L, |P|, g rhoA L)``; its
+    round-off floor is ``64 eps (EA + k_sGA)``, absolute.  For a fine, thick rod under a
+    small load (N = 80, L/h = 10, alpha = 0.05) that floor is above ``1e-10 f_scale`` and
+    Newton stalls there.  The tolerance is therefore ``1e-10`` or four times the floor
+    relative to ``f_scale``, whichever is larger.
+    """
+    f_scale = max(model.EI / model.L, abs(P), g * model.rhoA * model.L)
+    floor = 64.0 * np.finfo(float).eps * (model.EA + model.kGA)
+    return max(ROD_TOL, 4.0 * floor / f_scale)
+
+
 def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=False, steps=10,
                  formulation="T6", clamp="bonded"):
     """Static equilibrium of one level; returns ``(centreline (k, 2), dofs, seconds)``.
@@ -387,7 +404,8 @@ def solve_static(arm, level, size, alpha=0.0, gravity=False, beta=0.0, linear=Fa
         if beta:
             q = _rod_tendon(arm, model, beta, steps, load=(0.0, -P, 0.0), grav=g)
         else:
-            q = rod.static(model, (0.0, -P, 0.0), g, steps=1 if linear else steps)
+            q = rod.static(model, (0.0, -P, 0.0), g, steps=1 if linear else steps,
+                           tol=_rod_tol(model, P, g))
         t = time.perf_counter() - t0
         xy = _rod_centreline(q)
     else:

@@ -319,3 +319,17 @@ def test_the_clamps_differ_by_a_root_effect_that_fades_as_h_over_l():
         assert tips[1] < tips[0] < 0                     # the sliding root is softer
         gap.append(tips[1] / tips[0] - 1)
     assert 1.6 < gap[0] / gap[1] < 2.4 and gap[1] < 0.02
+
+
+def test_fine_thick_rod_at_small_load_converges_at_second_order():
+    # N = 80, L/h = 10, alpha = 0.05: rod.static's absolute round-off floor lies above
+    # 1e-10 of its force scale; the floor-aware tolerance lets Newton finish, and the tip
+    # deflections of N = 20, 40, 80 show the rod's second-order convergence (ratio 4).
+    arm = lv.make_arm(10)
+    m = lv.build(arm, "rod", 80)
+    assert lv._rod_tol(m, lv.tip_force(arm, 0.05), 0.0) > lv.ROD_TOL
+    y = [lv.solve_static(arm, "rod", n, 0.05, linear=True)[0][-1, 1] for n in (20, 40, 80)]
+    assert abs((y[0] - y[1]) / (y[1] - y[2]) - 4.0) < 0.05
+    # a stubby arm under a large load keeps the default tolerance
+    arm20 = lv.make_arm(5)
+    assert lv._rod_tol(lv.build(arm20, "rod", 20), lv.tip_force(arm20, 3.0), 0.0) == lv.ROD_TOL
