@@ -287,3 +287,11 @@ def test_the_version_extension_reads_pyproject_and_writes_the_footer(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
     with pytest.raises(ValueError, match="version"):
         book_version.book_version(tmp_path)
+
+
+def test_titles_match_through_typographic_apostrophes_and_code_marks():
+    """A title with ``code`` and an apostrophe is found in the PDF's typeset text."""
+    typeset = "16.22 lib.explore.contact: the contact chapter\u2019s widget"
+    title = "`lib.explore.contact`: the contact chapter's widget"
+    assert check_pdf._normalise(title) in check_pdf._normalise(typeset)
+    assert check_pdf._normalise("a chapter's") != check_pdf._normalise("a chapters")

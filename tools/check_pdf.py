@@ -125,6 +125,7 @@ def _normalise(text: str) -> str:
     """Collapse whitespace, hyphenation and typographic variants for matching titles."""
     text = text.replace("\u00ad", "").replace("-\n", "").replace("\u2010", "-")
     text = re.sub(r"[\u2013\u2014\u2212]", "-", text)
+    text = re.sub(r"[\u2018\u2019]", "'", text)   # typographic apostrophes and quotes
     text = re.sub(r"[`*_$\\]", "", text)
     return re.sub(r"\s+", " ", text).strip().lower()
 
