@@ -210,6 +210,30 @@ def _settled_path(fields, residual, tangent, x0, free, steps, maxiter, xtol_rel,
     return solve_path(solve_at, x0, steps, where)[0]
 
 
+def _up_path(basis_u, basis_p, forms, f, free, steps, where):
+    """The u-p system of scikit-fem ``forms`` (res_u, res_p, k_uu, k_up, k_pp) under the
+    load ``lam f``, solved by :func:`_settled_path` from rest (60 iterations, xtol 1e-12)."""
+    from skfem import asm
+
+    res_u, res_p, k_uu, k_up, k_pp = forms
+    Nu, Np = basis_u.N, basis_p.N
+
+    def fields(x, lam):
+        return basis_u.interpolate(x[:Nu]), basis_p.interpolate(x[Nu:])
+
+    def residual(w, lam):
+        return np.concatenate([asm(res_u, basis_u, u=w[0], p=w[1]) - f * lam,
+                               asm(res_p, basis_p, u=w[0], p=w[1])])
+
+    def tangent(w):
+        Kup = asm(k_up, basis_p, basis_u, u=w[0], p=w[1])
+        return sp.bmat([[asm(k_uu, basis_u, u=w[0], p=w[1]), Kup],
+                        [Kup.T, asm(k_pp, basis_p, u=w[0], p=w[1])]], format="csr")
+
+    return _settled_path(fields, residual, tangent, np.zeros(Nu + Np), free, steps, 60, 1e-12,
+                         where)
+
+
 def skfem_linear(model, basis=None):
     r"""Linear-elastic stiffness and consistent mass from scikit-fem's own forms, lib's layout.
 
@@ -352,7 +376,7 @@ def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, ret
     Returns the tip ratio (and with ``return_x`` the solution in :mod:`lib.incompressible`'s
     ``[u, p]`` layout for ``incompressible.cantilever(nx, ny, "P2P1", ...)``).
     """
-    from skfem import Basis, ElementTriP1, asm
+    from skfem import Basis, ElementTriP1
 
     mat = inc.neo_hookean(mu, nu)
     body = inc.cantilever(nx, ny, "P2P1", mat)
@@ -363,25 +387,12 @@ def skfem_mixed_tip(nu, nx=80, ny=8, alpha=1.0, steps=4, intorder=4, mu=1.0, ret
         raise ValueError("alpha must be non-zero (the load the tip ratio divides by), got 0")
     basis_u, perm = skfem_basis(body.geom, intorder=intorder)
     basis_p = Basis(basis_u.mesh, ElementTriP1(), intorder=intorder)
-    res_u, res_p, k_uu, k_up, k_pp = _skfem_up_forms(mat.mu, mat.kappa)
     Nu, Np = basis_u.N, basis_p.N
     f = inc.tip_load(body, alpha)[perm]
 
-    def fields(x, lam):
-        return basis_u.interpolate(x[:Nu]), basis_p.interpolate(x[Nu:])
-
-    def residual(w, lam):
-        return np.concatenate([asm(res_u, basis_u, u=w[0], p=w[1]) - f * lam,
-                               asm(res_p, basis_p, u=w[0], p=w[1])])
-
-    def tangent(w):
-        Kup = asm(k_up, basis_p, basis_u, u=w[0], p=w[1])
-        return sp.bmat([[asm(k_uu, basis_u, u=w[0], p=w[1]), Kup],
-                        [Kup.T, asm(k_pp, basis_p, u=w[0], p=w[1])]], format="csr")
-
     free = np.concatenate([_free(perm, body.geom.fixed, Nu), Nu + np.arange(Np)])
-    x = _settled_path(fields, residual, tangent, np.zeros(Nu + Np), free, steps, 60, 1e-12,
-                      "crosscheck.skfem_mixed_tip")
+    x = _up_path(basis_u, basis_p, _skfem_up_forms(mat.mu, mat.kappa), f, free, steps,
+                 "crosscheck.skfem_mixed_tip")
     out = np.empty(body.n_u + body.n_p)
     out[perm] = x[:Nu]
     out[body.n_u:] = x[Nu:]
@@ -576,24 +587,10 @@ def skfem_rubber_tip(mat, nx, ny, alpha=1.0, slenderness=10.0, steps=4, intorder
         return -P * v[1]          # traction (0, -P/h) with h = 1
 
     f = asm(shear, fb)
-    res_u, res_p, k_uu, k_up, k_pp = _rubber_up_forms(
-        mat.model, tuple(float(v) for v in mat.constants), kappa, J0)
-
-    def fields(x, lam):
-        return basis_u.interpolate(x[:Nu]), basis_p.interpolate(x[Nu:])
-
-    def residual(w, lam):
-        return np.concatenate([asm(res_u, basis_u, u=w[0], p=w[1]) - f * lam,
-                               asm(res_p, basis_p, u=w[0], p=w[1])])
-
-    def tangent(w):
-        Kup = asm(k_up, basis_p, basis_u, u=w[0], p=w[1])
-        return sp.bmat([[asm(k_uu, basis_u, u=w[0], p=w[1]), Kup],
-                        [Kup.T, asm(k_pp, basis_p, u=w[0], p=w[1])]], format="csr")
+    forms = _rubber_up_forms(mat.model, tuple(float(v) for v in mat.constants), kappa, J0)
 
     free = np.setdiff1d(np.arange(Nu + Np), clamped)
-    x = _settled_path(fields, residual, tangent, np.zeros(Nu + Np), free, steps, 60, 1e-12,
-                      "crosscheck.skfem_rubber_tip")
+    x = _up_path(basis_u, basis_p, forms, f, free, steps, "crosscheck.skfem_rubber_tip")
     ydofs = np.concatenate([basis_u.nodal_dofs[1], basis_u.facet_dofs[1]])
     on_tip = ydofs[np.isclose(basis_u.doflocs[0, ydofs], L)]
     ratio = float(-x[on_tip].mean() / (alpha * L / 3))
