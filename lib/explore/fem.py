@@ -42,10 +42,14 @@ def plot_locking_ratios(nu=0.499, ax=None):
     return fig
 
 
+#: Poisson's ratios the locking widget's slider offers (the chapter quotes its range).
+NU_OPTIONS = (0.0, 0.3, 0.45, 0.49, 0.499, 0.4999)
+
+
 def locking_widget():
     """Slider over Poisson's ratio: T3 locks as nu -> 0.5, T6 much less."""
     import ipywidgets as w
 
     return interactive(plot_locking_ratios,
-                        nu=w.SelectionSlider(options=[0.0, 0.3, 0.45, 0.49, 0.499, 0.4999], value=0.499,
+                        nu=w.SelectionSlider(options=list(NU_OPTIONS), value=0.499,
                                              description="ν"))

@@ -211,28 +211,21 @@ def _fem_state(m, rng):
     return 1e-3 * rng.standard_normal(m.n_dofs)
 
 
+def _tendon_length_model(name, **routing):
+    """FD row of one tendon's length on a 7-element rod (d = 0.03 tapering to -0.01)."""
+    return Model(name, lambda: (lambda r: (r, ac.make_tendon(r, 0.03, offset_end=-0.01,
+                                                              **routing)))(rod.make_rod(7)),
+                 lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
+                 energy=lambda m, q: ac.tendon_length(m[0], m[1], q),
+                 gradient=lambda m, q: ac.tendon_gradient(m[0], m[1], q),
+                 hessian=lambda m, q: ac.tendon_hessian(m[0], m[1], q))
+
+
 MODELS = [
-    Model("actuation.tendon_length[FD]", lambda: (lambda r: (r, ac.make_tendon(r, 0.03, anchor=5,
-                                                                                offset_end=-0.01)))(
-              rod.make_rod(7)),
-          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
-          energy=lambda m, q: ac.tendon_length(m[0], m[1], q),
-          gradient=lambda m, q: ac.tendon_gradient(m[0], m[1], q),
-          hessian=lambda m, q: ac.tendon_hessian(m[0], m[1], q)),
-    Model("actuation.tendon_length[FD, disks]",
-          lambda: (lambda r: (r, ac.make_tendon(r, 0.03, anchor=6, offset_end=-0.01,
-                                                eyelets=[0.05, 0.3, 0.45, 0.6, 0.8])))(rod.make_rod(7)),
-          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
-          energy=lambda m, q: ac.tendon_length(m[0], m[1], q),
-          gradient=lambda m, q: ac.tendon_gradient(m[0], m[1], q),
-          hessian=lambda m, q: ac.tendon_hessian(m[0], m[1], q)),
-    Model("actuation.tendon_length[FD, sheath]",
-          lambda: (lambda r: (r, ac.make_tendon(r, 0.03, anchor=5, offset_end=-0.01,
-                                                sheath=True)))(rod.make_rod(7)),
-          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
-          energy=lambda m, q: ac.tendon_length(m[0], m[1], q),
-          gradient=lambda m, q: ac.tendon_gradient(m[0], m[1], q),
-          hessian=lambda m, q: ac.tendon_hessian(m[0], m[1], q)),
+    _tendon_length_model("actuation.tendon_length[FD]", anchor=5),
+    _tendon_length_model("actuation.tendon_length[FD, disks]", anchor=6,
+                         eyelets=[0.05, 0.3, 0.45, 0.6, 0.8]),
+    _tendon_length_model("actuation.tendon_length[FD, sheath]", anchor=5, sheath=True),
     Model("actuation.energy[FD]", lambda: (lambda r: (r, [ac.make_tendon(r, 0.03),
                                                           ac.make_tendon(r, -0.02, anchor=3)]))(
               rod.make_rod(6)),
