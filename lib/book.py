@@ -3,6 +3,7 @@
 * :func:`glue_number` glues a computed number for ``{glue:text}`` in the prose.
 * :func:`record` glues a computed number under its registry key and asserts it
   against :data:`lib.published.PUBLISHED` (call it in a ``remove-cell`` cell).
+* :func:`glue` glues any displayable value (myst-nb's format, without importing it).
 * :func:`progress` prints a progress line that the HTML hides (standard error).
 * :func:`savefig` writes ``figures/<chapter>-<name>.png`` reproducibly (no
   timestamps or version strings), so re-executing a notebook leaves ``figures/``
@@ -22,11 +23,36 @@ if os.environ.get("LIB_FIGURES_DIR"):  # tools/visible_code.py: a reader's run w
     FIGURES = Path(os.environ["LIB_FIGURES_DIR"])
 
 
-def _glue(name, value):
+_GLUE_PREFIX = "application/papermill.record/"   # myst-nb's key for undisplayed glue
+
+
+def glue(name: str, value, display: bool = False) -> None:
+    """Glue ``value`` under ``name`` for ``{glue:...}`` in the prose (myst-nb's format).
+
+    Writes the same display output as ``myst_nb.glue`` (the value's mime bundle under
+    myst-nb's prefix, with ``scrapbook`` metadata), without importing myst-nb: that
+    import pulls in nbformat and jsonschema, about 1.5 s of every notebook's cold start.
+    Outside IPython (plain ``python``) there is nothing to glue into and nothing is
+    written.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
     try:
-        from myst_nb import glue
-    except ImportError:  # outside the book (plain python): nothing to glue into
+        from IPython import get_ipython
+    except ImportError:
         return
+    shell = get_ipython()
+    if shell is None:
+        return
+    from IPython.display import display as ipy_display
+
+    bundle, metadata = shell.display_formatter.format(value)
+    prefix = "" if display else _GLUE_PREFIX
+    metadata["scrapbook"] = dict(name=name, mime_prefix=prefix)
+    ipy_display({prefix + k: v for k, v in bundle.items()}, raw=True, metadata=metadata)
+
+
+def _glue(name, value):
     glue(name, value, display=False)
 
 
@@ -81,8 +107,8 @@ def style():
     matplotlib.rcParams.update(
         {
             "figure.dpi": 100,
-            "savefig.dpi": 110,
-            "font.size": 10,
+            "savefig.dpi": 160,  # about 2x the page column for a 10-inch figure
+            "font.size": 12,
             "axes.grid": True,
             "grid.alpha": 0.3,
             "figure.constrained_layout.use": True,
