@@ -21,6 +21,12 @@ dead proxy, so a page that needs the network shows it.  For each page it checks:
   blocks do not wrap (a
   wrapped line loses Python's indentation).  Each clipped box is listed by its
   equation number or TeX, its table's header, or its code's first line.
+* every chapter figure (an ``<img>`` of a file in ``figures/``) is legible at 1280 px
+  (:func:`legibility`): the book's base font (``font.size`` of :func:`lib.book.style`)
+  at the PNG's dpi (its pHYs chunk), scaled to the width the image is shown at, is at
+  least :data:`MIN_TEXT_PX` CSS px, and the PNG has at least :data:`MIN_SHARPNESS` times
+  as many pixels across as it is shown wide (else it is blurry).  The same numbers at
+  390 px are printed, not judged (a phone shows every figure at the screen's width).
 
 Screenshots go to ``_build/screenshots/`` (``<page>.png`` at 1280 px and
 ``<page>-phone.png`` at 390 px).  Exits 1 listing every failure.
@@ -34,9 +40,19 @@ import shutil
 import subprocess
 import sys
 import threading
+import struct
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "figures"
+MIN_TEXT_PX = 11.0      # 12 pt body text of the figure must show at >= 11 CSS px at 1280 px
+MIN_SHARPNESS = 1.5     # PNG pixels per shown CSS px (below it the figure is blurry)
+DEFAULT_DPI = 160.0     # lib.book.style()'s savefig.dpi, used when a PNG has no pHYs chunk
+# Measured (Chromium, 1280 x 900 window, this theme): the article's text column is 688 CSS px
+# and a figure's content box 672 px (figure padding 8 px a side), so ``:width: W%`` shows a
+# figure W% of 672 px wide; 12 pt text of a figure w inches wide then shows at
+# 12/72 x 672 x W/100 / w px, >= 11 px for w <= 10.2 x W/100.  At 390 px: 358 and 342 px.
+FIGURE_BOX_PX = 672
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -116,9 +132,101 @@ CLIP_JS = """() => {
   }
   return out;
 }"""
+# every <img> with its natural and shown width and the width of the box that holds it (a
+# figure's content box: what ``:width: W%`` is a percentage of), and the text column's width
+IMAGES_JS = """() => {
+  const art = document.querySelector('main article') || document.querySelector('article') ||
+              document.querySelector('main') || document.body;
+  const cs = getComputedStyle(art);
+  const column = art.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return {column: column, images: Array.from(document.images).map(i => ({
+    src: i.getAttribute('src') || '', url: i.src, natural: i.naturalWidth,
+    shown: i.getBoundingClientRect().width,
+    box: (() => { const f = i.closest('figure') || i.parentElement, c = getComputedStyle(f);
+                  return f.clientWidth - parseFloat(c.paddingLeft) - parseFloat(c.paddingRight); })()}))};
+}"""
 EXTERNAL = re.compile(
     r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["'](?:https?:)?//""", re.I
 )
+
+
+def png_dpi(path: Path, default: float = DEFAULT_DPI) -> float:
+    """The resolution a PNG declares in its pHYs chunk (pixels per inch); ``default``
+    when it declares none (or only an aspect ratio).  Matplotlib writes pHYs from
+    ``savefig.dpi``."""
+    data = Path(path).read_bytes()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path} is not a PNG")
+    i = 8
+    while i + 8 <= len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        kind = data[i + 4:i + 8]
+        if kind == b"pHYs":
+            x, _y, unit = struct.unpack(">IIB", data[i + 8:i + 17])
+            return x * 0.0254 if unit == 1 and x > 0 else default
+        if kind in (b"IDAT", b"IEND"):
+            break                    # pHYs must come before the image data
+        i += 12 + n
+    return default
+
+
+def book_font_pt() -> float:
+    """The base font size (pt) of the book's figures: ``font.size`` as
+    :func:`lib.book.style` sets it (read, not typed, so the check follows the style)."""
+    sys.path.insert(0, str(ROOT))
+    import matplotlib
+    from lib.book import style
+
+    with matplotlib.rc_context():
+        style()
+        return float(matplotlib.rcParams["font.size"])
+
+
+def text_px(natural_px: float, shown_px: float, dpi: float, font_pt: float) -> float:
+    """CSS px that ``font_pt`` text of a PNG rendered at ``dpi`` takes when the PNG,
+    ``natural_px`` wide, is shown ``shown_px`` wide: pt/72 inch x dpi x shown/natural."""
+    return font_pt / 72.0 * dpi * shown_px / natural_px
+
+
+def legibility(natural_px: float, shown_px: float, dpi: float, font_pt: float,
+               min_text_px: float = MIN_TEXT_PX, min_sharpness: float = MIN_SHARPNESS):
+    """``(text px, sharpness, problems)`` of a figure shown ``shown_px`` wide.
+
+    ``problems`` is empty when ``font_pt`` text shows at >= ``min_text_px`` CSS px and
+    the PNG has >= ``min_sharpness`` pixels per shown px; otherwise it says which fails.
+    """
+    if natural_px <= 0 or shown_px <= 0:
+        return 0.0, 0.0, [f"not shown (natural {natural_px} px, shown {shown_px} px)"]
+    px = text_px(natural_px, shown_px, dpi, font_pt)
+    sharp = natural_px / shown_px
+    problems = []
+    if px < min_text_px:
+        problems.append(f"{font_pt:g} pt text shows at {px:.1f} px (< {min_text_px:g})")
+    if sharp < min_sharpness:
+        problems.append(f"blurry: {natural_px:.0f} px PNG shown {shown_px:.0f} px wide "
+                        f"({sharp:.2f}x < {min_sharpness:g}x)")
+    return px, sharp, problems
+
+
+def figure_legibility(page, html_root: Path, page_path: str, font_pt: float, judge: bool):
+    """Measure every chapter figure on ``page`` (the viewport as it is now).
+
+    Returns ``(column px, rows, problems)``: one row per figure
+    ``(file, natural px, shown px, dpi, text px, sharpness, box px)``; ``problems`` only
+    when ``judge``."""
+    got = page.evaluate(IMAGES_JS)
+    rows, problems = [], []
+    for img in got["images"]:
+        name = Path(img["src"].split("?")[0].split("#")[0]).name
+        if not name.endswith(".png") or not (FIGURES / name).is_file():
+            continue                 # not a chapter figure (logo, notebook output, ...)
+        served = (html_root / Path(page_path).parent / img["src"]).resolve()
+        dpi = png_dpi(served if served.is_file() else FIGURES / name)
+        px, sharp, bad = legibility(img["natural"], img["shown"], dpi, font_pt)
+        rows.append((name, img["natural"], img["shown"], dpi, px, sharp, img["box"]))
+        if judge:
+            problems += [f"figure {name}: {b}" for b in bad]
+    return got["column"], rows, problems
 
 
 def _has_cjk_font() -> bool:
@@ -185,6 +293,8 @@ def main(argv):
     httpd = serve(html_root)
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     failures: list[str] = []
+    font_pt = book_font_pt()
+    legible: list[str] = []          # the figure table printed at the end
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         for page_path in pages:
@@ -241,10 +351,19 @@ def main(argv):
             shot = shots / (page_path.replace("/", "_").removesuffix(".html") + ".png")
             page.screenshot(path=str(shot), full_page=True)
             problems += [f"at {DESKTOP['width']} px {box}" for box in page.evaluate(CLIP_JS)]
+            column, desk, bad = figure_legibility(page, html_root, page_path, font_pt, judge=True)
+            problems += [f"at {DESKTOP['width']} px {b}" for b in bad]
             # the same page at phone width: nothing may stick out sideways
             page.set_viewport_size(PHONE)
             page.wait_for_timeout(300)          # let the theme's layout settle
             problems += [f"at {PHONE['width']} px {box}" for box in page.evaluate(CLIP_JS)]
+            phone_column, phone, _ = figure_legibility(page, html_root, page_path, font_pt, judge=False)
+            phone_px = {r[0]: r[4] for r in phone}
+            for name, nat, shown, dpi, px, sharp, box in desk:
+                legible.append(f"{page_path:28} {name:36} {nat:5d} {dpi:4.0f} {column:4.0f} "
+                               f"{box:4.0f} {shown:5.0f} {px:5.1f} {sharp:5.2f} "
+                               f"{phone_column:4.0f} {phone_px.get(name, 0.0):5.1f}"
+                               + ("  FAIL" if any(f" {name}:" in b for b in bad) else ""))
             ov = page.evaluate(OVERFLOW_JS)
             if ov["scroll"] > ov["client"] + 1:
                 problems.append(f"at {PHONE['width']} px the page is {ov['scroll']} px wide "
@@ -256,12 +375,21 @@ def main(argv):
             failures += [f"{page_path}: {p}" for p in problems]
         browser.close()
     httpd.shutdown()
+    if legible:
+        print(f"\nchapter figures ({font_pt:g} pt text; fails at {DESKTOP['width']} px below "
+              f"{MIN_TEXT_PX:g} px or {MIN_SHARPNESS:g}x PNG px per shown px):")
+        print("(PNG px wide, dpi, text column, figure box and shown width in CSS px, 12 pt text "
+              "in px, PNG px per shown px; at 390 px the column and text px)")
+        print(f"{'page':28} {'figure':36} {'PNG':>5} {'dpi':>4} {'col':>4} {'box':>4} {'shown':>5} "
+              f"{'text':>5} {'sharp':>5} {'c390':>4} {'t390':>5}")
+        print("\n".join(legible))
     if failures:
         print("\n".join(["", "browser test failures:"] + failures))
         return 1
     print(f"browser test: {len(pages)} pages, all offline, typeset and loaded, no sideways "
           f"overflow at {PHONE['width']} px, no clipped equation, table or code at "
-          f"{DESKTOP['width']} and {PHONE['width']} px; screenshots in {shots}")
+          f"{DESKTOP['width']} and {PHONE['width']} px, {len(legible)} chapter figures legible at "
+          f"{DESKTOP['width']} px; screenshots in {shots}")
     return 0
 
 
