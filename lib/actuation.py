@@ -118,6 +118,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -398,16 +399,17 @@ def _check_tendon(rod, tendon, name="tendon"):
 def _frames(rod, tendon, q):
     """Eyelet positions p (M, 2), their section tangents t (M, 2) and normals n (M, 2)."""
     X = np.zeros((rod.N + 1, 2))
-    X[1:, 0] = q[1::3]
-    X[1:, 1] = q[2::3]
+    X[1:] = q.reshape(-1, 3)[:, 1:]
     ph = np.concatenate([[0.0], q[0::3]])
     aw = tendon.angle_weights
     phi = ph[tendon.elem + 1]
     if np.any(aw[:, 1]):
         phi = aw[:, 0] * phi + aw[:, 1] * ph[tendon.elem_b + 1]
     c, s = np.cos(phi), np.sin(phi)
-    t = np.column_stack([c, s])
-    n = np.column_stack([-s, c])
+    t = np.empty((phi.size, 2))
+    t[:, 0], t[:, 1] = c, s
+    n = np.empty_like(t)
+    n[:, 0], n[:, 1] = -s, c
     w = tendon.weights
     p = w[:, :1] * X[tendon.nodes[:, 0]] + w[:, 1:] * X[tendon.nodes[:, 1]] + tendon.d[:, None] * n
     return p, t, n
@@ -425,18 +427,46 @@ def eyelets(rod, tendon, q):
     return _frames(rod, tendon, _check_q(_check_tendon(rod, tendon), q))[0]
 
 
+_SEGMENTS = weakref.WeakKeyDictionary()
+
+
 def _segments(rod, tendon, q):
+    """``(p, t, n, v, ln, u)``: eyelets, their frames, the segments, their lengths and unit
+    directions (read-only; the last state's are kept per tendon, since the length, its
+    gradient and its Hessian are asked for at the same state in turn)."""
+    key = q.tobytes()
+    last = _SEGMENTS.get(tendon)
+    if last is not None and last[0] == key:
+        return last[1]
     p, t, n = _frames(rod, tendon, q)
     v = np.diff(p, axis=0)
     ln = np.hypot(v[:, 0], v[:, 1])
     if np.any(ln <= 0):
         raise ValueError("q makes two consecutive eyelets coincide (tendon length not differentiable)")
-    return p, t, n, v, ln, v / ln[:, None]
+    out = (p, t, n, v, ln, v / ln[:, None])
+    for a in out:
+        a.setflags(write=False)
+    _SEGMENTS[tendon] = (key, out)
+    return out
 
 
 def _sheath(rod, tendon, q):
     """The sheath integrand at its Gauss points: ``(half, t, n, nu1, nu2, dg, dp, v1, v2, g)``
-    (module docstring: ``v = (nu1 - d kappa, nu2 + d')``, ``g = |v|``)."""
+    (module docstring: ``v = (nu1 - d kappa, nu2 + d')``, ``g = |v|``; read-only, the last
+    state's kept per tendon as in :func:`_segments`)."""
+    key = q.tobytes()
+    last = _SEGMENTS.get(tendon)
+    if last is not None and last[0] == key:
+        return last[1]
+    out = _sheath_eval(rod, tendon, q)
+    for a in out[1:]:
+        if a.flags.writeable:
+            a.setflags(write=False)
+    _SEGMENTS[tendon] = (key, out)
+    return out
+
+
+def _sheath_eval(rod, tendon, q):
     hf = tendon._half
     X = np.zeros((rod.N + 1, 2))
     X[1:, 0] = q[1::3]
@@ -483,7 +513,7 @@ def _sheath_gradient(rod, tendon, q):
     return np.bincount(cols[keep], weights=val[keep], minlength=rod.ndof)
 
 
-def _sheath_hessian(rod, tendon, q):
+def _sheath_hessian(rod, tendon, q, symmetrise=True):
     hf, t, n, nu1, nu2, dg, v1, v2, g = _sheath(rod, tendon, q)
     u1, u2 = v1 / g, v2 / g
     H, G = v1.shape
@@ -495,19 +525,44 @@ def _sheath_hessian(rod, tendon, q):
     J[:, :, 1, 2] = -nu1[:, None]
     u = np.stack([u1, u2], axis=-1)
     P = (np.eye(2) - u[..., :, None] * u[..., None, :]) / g[..., None, None]
-    Hz = np.einsum("hgai,hgab,hgbk->hgik", J, P, J)
+    Hz = np.swapaxes(J, -1, -2) @ (P @ J)        # J^T P J per Gauss point
     cross = u1[..., None] * n[:, None, :] - u2[..., None] * t[:, None, :]    # d2g/da dphi
     Hz[:, :, :2, 2] += cross
     Hz[:, :, 2, :2] += cross
     Hz[:, :, 2, 2] -= u1 * nu1[:, None] + u2 * nu2[:, None]
-    Hz = np.einsum("hgik,g->hik", Hz, hf["wg"])
+    Hz = (hf["wg"] @ Hz.reshape(H, G, 16)).reshape(H, 4, 4)
     B = _sheath_B(rod, hf)
-    He = np.einsum("hzi,hzy,hyk->hik", B, Hz, B)
-    cols = hf["cols"]
-    rr = np.broadcast_to(cols[:, :, None], He.shape)
-    cc = np.broadcast_to(cols[:, None, :], He.shape)
-    keep = (rr >= 0) & (cc >= 0)
-    return sp.coo_matrix((He[keep], (rr[keep], cc[keep])), shape=(rod.ndof, rod.ndof)).tocsr()
+    He = np.swapaxes(B, 1, 2) @ (Hz @ B)         # (2k, 7, 7)
+    pat = _sheath_pattern(rod, tendon)
+    raw = np.bincount(pat["slot"], weights=He[pat["keep"]], minlength=pat["indices"].size)
+    data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
+    nn = rod.ndof
+    return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
+
+
+def _csr_pattern(rows, cols, nn):
+    """The CSR pattern of the triplets ``(rows, cols)`` united with their transposes: each
+    triplet's slot in it, each slot's transposed slot, ``indices`` and ``indptr``."""
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    key = rows * nn + cols
+    union = np.unique(np.concatenate([key, cols * nn + rows]))
+    ur, uc = union // nn, union % nn
+    return {"slot": np.searchsorted(union, key), "tperm": np.searchsorted(union, uc * nn + ur),
+            "indices": uc.astype(np.int32),
+            "indptr": np.searchsorted(ur, np.arange(nn + 1)).astype(np.int32)}
+
+
+def _sheath_pattern(rod, tendon):
+    """The fixed sparsity of a sheath's Hessian (cached per tendon), as :func:`_csr_pattern`."""
+    pat = _PATTERNS.get(tendon)
+    if pat is None:
+        cols = tendon._half["cols"]
+        rr = np.broadcast_to(cols[:, :, None], cols.shape + (cols.shape[1],))
+        cc = np.broadcast_to(cols[:, None, :], rr.shape)
+        keep = (rr >= 0) & (cc >= 0)
+        pat = dict(_csr_pattern(rr[keep], cc[keep], rod.ndof), keep=keep)
+        _PATTERNS[tendon] = pat
+    return pat
 
 
 def tendon_length(rod, tendon, q):
@@ -606,16 +661,14 @@ def _tendon_hessian(rod, tendon, q, symmetrise=True):
     """The Hessian of :func:`tendon_hessian`; ``symmetrise=False`` returns the assembly as
     it is (element blocks summed in COO order), for testing its symmetry."""
     if tendon.sheath:
-        H = _sheath_hessian(rod, tendon, q)
-        return (0.5 * (H + H.T)).tocsr() if symmetrise else H
+        return _sheath_hessian(rod, tendon, q, symmetrise)
     p, t, n, v, ln, u = _segments(rod, tendon, q)
+    pat = _eyelet_pattern(rod, tendon)
     M = tendon.n_eyelets
     aw = tendon.angle_weights
-    two = bool(np.any(aw[:, 1]))
+    two = pat["two"]
     # local Jacobian of each eyelet over its candidate columns (x, y of two nodes, the angles)
-    col = tendon._cols[:, [0, 1, 2, 3, 4, 6] if two else [0, 1, 2, 3, 4]]
-    nc = col.shape[1]
-    Jp = np.zeros((M, 2, nc))
+    Jp = np.zeros((M, 2, pat["nc"]))
     w = tendon.weights
     Jp[:, 0, 0] = Jp[:, 1, 1] = w[:, 0]
     Jp[:, 0, 2] = Jp[:, 1, 3] = w[:, 1]
@@ -625,33 +678,56 @@ def _tendon_hessian(rod, tendon, q, symmetrise=True):
     else:
         Jp[:, :, 4] = -tendon.d[:, None] * t                   # dp/dphi = -d t
     Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)            # (M-1, 2, 2 nc) segment Jacobians
-    cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 2 nc) their columns
     Hb = (np.eye(2)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
-    He = np.einsum("jai,jab,jbk->jik", Js, Hb, Js)              # (M-1, 2 nc, 2 nc)
-    rr = np.broadcast_to(cs[:, :, None], He.shape)
-    cc = np.broadcast_to(cs[:, None, :], He.shape)
-    keep = (rr >= 0) & (cc >= 0)
+    He = np.swapaxes(Js, 1, 2) @ (Hb @ Js)                     # (M-1, 2 nc, 2 nc)
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
-    ok = tendon.elem >= 0
     # F . d2p/dphi_a dphi_b = -d w_a w_b F . n
     curv = -tendon.d * np.einsum("ij,ij->i", F, n)
-    vals, ia, ib = [curv[ok] * aw[ok, 0] ** 2], [3 * tendon.elem[ok]], [3 * tendon.elem[ok]]
+    vals = np.concatenate([He[pat["keep"]]] + [curv[m] * f for m, f in pat["curv"]])
+    # the triplets summed into the fixed pattern in their order (element blocks, then
+    # the angle terms); the symmetric result averages each entry with its transpose
+    raw = np.bincount(pat["slot"], weights=vals, minlength=pat["indices"].size)
+    data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
+    nn = rod.ndof
+    return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
+
+
+_PATTERNS = weakref.WeakKeyDictionary()
+
+
+def _eyelet_pattern(rod, tendon):
+    """The fixed sparsity of an eyelet tendon's Hessian (cached per tendon): which
+    triplets of the element blocks and angle terms are kept, the CSR pattern of their
+    union with its transpose, each triplet's slot in it and each slot's transpose."""
+    pat = _PATTERNS.get(tendon)
+    if pat is not None:
+        return pat
+    aw = tendon.angle_weights
+    two = bool(np.any(aw[:, 1]))
+    col = tendon._cols[:, [0, 1, 2, 3, 4, 6] if two else [0, 1, 2, 3, 4]]
+    nc = col.shape[1]
+    cs = np.concatenate([col[:-1], col[1:]], axis=1)           # (M-1, 2 nc) segment columns
+    shape = (cs.shape[0], 2 * nc, 2 * nc)
+    rr = np.broadcast_to(cs[:, :, None], shape)
+    cc = np.broadcast_to(cs[:, None, :], shape)
+    keep = (rr >= 0) & (cc >= 0)
+    ok = tendon.elem >= 0
+    masks = [(ok, aw[:, 0] ** 2)]
+    ia, ib = [3 * tendon.elem[ok]], [3 * tendon.elem[ok]]
     if two:
         okb = (tendon.elem_b >= 0) & (aw[:, 1] != 0)
         both = okb & ok
-        vals += [curv[okb] * aw[okb, 1] ** 2, curv[both] * aw[both, 0] * aw[both, 1],
-                 curv[both] * aw[both, 0] * aw[both, 1]]
+        masks += [(okb, aw[okb, 1] ** 2), (both, aw[both, 0] * aw[both, 1]),
+                  (both, aw[both, 0] * aw[both, 1])]
         ia += [3 * tendon.elem_b[okb], 3 * tendon.elem[both], 3 * tendon.elem_b[both]]
         ib += [3 * tendon.elem_b[okb], 3 * tendon.elem_b[both], 3 * tendon.elem[both]]
-    nn = rod.ndof
-    H = sp.coo_matrix((np.concatenate([He[keep]] + vals),
-                       (np.concatenate([rr[keep]] + ia), np.concatenate([cc[keep]] + ib))),
-                      shape=(nn, nn)).tocsr()
-    # duplicates are summed in different orders: resymmetrise (the tests check the
-    # assembly before this line)
-    return (0.5 * (H + H.T)).tocsr() if symmetrise else H
+    masks[0] = (ok, masks[0][1][ok])
+    pat = dict(_csr_pattern(np.concatenate([rr[keep]] + ia), np.concatenate([cc[keep]] + ib),
+                            rod.ndof), two=two, nc=nc, keep=keep, curv=masks)
+    _PATTERNS[tendon] = pat
+    return pat
 
 
 def _tendon_list(rod, tendons):
@@ -748,7 +824,9 @@ def _hessian(rod, tendons, tau, q):
     H = _rod.hessian(rod, q)
     for t, ti in zip(tendons, tau):
         if ti:
-            H = H + ti * _tendon_hessian(rod, t, q)
+            Ht = _tendon_hessian(rod, t, q)
+            Ht.data *= ti                          # a fresh CSR: scale its data in place
+            H = H + Ht
     return H.tocsr()
 
 
@@ -1545,7 +1623,10 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
     integrated from rest by the generalised-alpha method
     (:func:`lib.integrate.generalized_alpha_step`, implicit, with the full tangent
     ``K = hess Pi_rod + sum tau_i hess ell_i`` and the lumped mass of :func:`lib.rod.mass`)
-    at the tensions of the end of each step.
+    at the tensions of the end of each step.  Each step's Newton iteration starts from the
+    constant-acceleration predictor ``u + dt v + dt^2 a / 2`` (the converged step is the
+    same to the Newton tolerance; it needs about half the iterations of a constant
+    displacement start).
 
     Parameters
     ----------
@@ -1596,7 +1677,8 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
     for n in range(1, nsteps + 1):
         tn = n * dt
         try:
-            u, v, a, f = _integrate.generalized_alpha_step(u, v, a, f, dt, force_at(tau_at(tn)), M, params)
+            u, v, a, f = _integrate.generalized_alpha_step(u, v, a, f, dt, force_at(tau_at(tn)), M, params,
+                                                           predictor="acceleration")
         except SolveError as err:
             raise err.located(n, tn, nsteps=nsteps, where="actuation.ramp_response") from err
         if n % every == 0 or n == nsteps:

@@ -1826,10 +1826,20 @@ def snake(N=10, gaits=None, periods=2.0, dt=8e-4, slip_speed=2.5e-3, inertia_sca
     T = checks.positive(periods, "periods") * period
     _, nsteps = checks.step_count(dt, T)
     every = max(1, int(round(0.01 / dt))) if every is None else checks.integer(every, "every", low=1)
+    # the moments of every snake at once: _muscle's arithmetic, element by element, on
+    # (B, N) arrays (the same numbers as stacking _muscle of each gait)
     profiles = [_muscle_profile(rod, g) for g in gaits]
+    beta = np.array([p[0] for p in profiles])
+    s_el = np.array([p[1] for p in profiles])
+    wave = np.array([[g.wave_length] for g in gaits])
+    ramp = [g.ramp_up for g in gaits]
+    axis = np.array([np.asarray(g.direction, dtype=float) for g in gaits])[:, None, :]
+    phase = 2 * np.pi * s_el / wave
 
     def moments(t):
-        return np.stack([_muscle(rod, g, t, p) for g, p in zip(gaits, profiles)])
+        mag = beta * np.sin(2 * np.pi * t / period - phase)
+        mag *= np.array([[min(1.0, t / r)] for r in ramp])
+        return mag[:, ::-1][:, 1:, None] * axis
 
     run = simulate_penalty(rod, plane, fr, pen, st, dt=dt, t_end=T, grav=[0.0, -GRAVITY, 0.0],
                            moments=moments, every=every, keep_x=keep_x,
