@@ -47,7 +47,7 @@ def plot_damping_ratios(log10_tau=-3.0, N=20, ax=None):
     ax.axhline(1.0, color="C3", lw=0.8, ls="--")
     return finish(ax, "undamped ω_k", "damping ratio ζ_k",
                   f"τ = {10.0 ** log10_tau:.1e}, N = {int(N)}: {int((zeta >= 1).sum())} overdamped "
-                  f"modes, Δt_c = {ratio:.3f} × 2/ω_max", fontsize=9)
+                  f"modes\nΔt_c = {ratio:.3f} × 2/ω_max", fontsize="medium")
 
 
 def damping_widget():
