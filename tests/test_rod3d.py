@@ -603,3 +603,22 @@ def test_lie_newmark_halves_a_step_its_newton_cannot_take():
     with pytest.raises(R3.StaticSolveError, match=r"step 1 \(t = 0\.5\)"):
         R3.lie_newmark(m, R3.straight(m), z, z, 0.5, 1, load=(0.0, -3.0, 0.0), maxiter=5,
                        max_halvings=0)
+
+
+def test_banded_eigenvalues_of_the_twisted_rod_equal_the_dense_ones():
+    """greenhill_lambda / twisted_frequencies solve the banded problem (eig_banded); the
+    dense generalized eigh gives the same values to round-off of the Hessian's norm."""
+    import scipy.linalg as sla
+    m = R3.make_rod3d(12, r_over_L=0.01)
+    for twist in (0.0, 6.0, 13.0):
+        H, mm = R3._twisted_clamped(m, twist)
+        scale = np.abs(H).max() * H.shape[0] * np.finfo(float).eps
+        dense = sla.eigh(H, eigvals_only=True, subset_by_index=[0, 3])
+        assert np.allclose(R3._lowest_eigenvalues(H, 4), dense, rtol=0, atol=10 * scale)
+        assert abs(R3.greenhill_lambda(m, twist) - dense[0]) < 10 * scale
+        lam = sla.eigh(H, np.diag(mm), eigvals_only=True, subset_by_index=[0, 1])
+        om = R3.twisted_frequencies(m, twist, 2)
+        assert np.allclose(om, np.sqrt(lam), rtol=1e-6)
+    # a matrix with a wider band than the rod's is solved as well
+    A = np.diag(np.arange(1.0, 9.0)) + np.diag(np.full(5, 0.3), 3) + np.diag(np.full(5, 0.3), -3)
+    assert np.allclose(R3._lowest_eigenvalues(A, 3), np.linalg.eigvalsh(A)[:3], atol=1e-13)

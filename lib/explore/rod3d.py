@@ -65,8 +65,11 @@ def plot_rod3d_shape(twist=1.0, tip_force=1.0, N=20, ax=None):
     ax.set_ylim(-0.6, 0.2)
     ax.set_zlim(-0.4, 0.4)
     ax.view_init(elev=20, azim=-60)
-    ax.set_title(f"end torque {twist:g} EI/L, tip force {tip_force:g} EI/L² (−y)", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(f"end torque {twist:g} EI/L, tip force {tip_force:g} EI/L² (−y)")
+    ax.legend(fontsize="small", loc="upper left")
+    ax.set_xticks([0.0, 0.4, 0.8])
+    ax.set_yticks([-0.6, -0.2, 0.2])
+    ax.set_zticks([-0.4, -0.2, 0.0, 0.2, 0.4])
     return fig
 
 
