@@ -1,6 +1,8 @@
 """Explore section of the constraints chapter: the Cartesian pendulum's constraint drift."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .. import constraints
@@ -25,6 +27,14 @@ def pendulum_drift(alpha=0.0, t_end=10.0, n_out=201):
     alpha = checks.nonnegative(alpha, "alpha")
     t_end = checks.positive(t_end, "t_end")
     n_out = checks.integer(n_out, "n_out", low=2)
+    t, drift = _drift(float(alpha), float(t_end), int(n_out))
+    return t.copy(), drift.copy()
+
+
+@lru_cache(maxsize=16)
+def _drift(alpha, t_end, n_out):
+    # computed once per (alpha, t_end, n_out) in a session: the widget's first drawing,
+    # the chapter's figure and its checks ask for the same run (read-only copies kept)
     sys_ = constraints.pendulum()
     t = np.linspace(0.0, t_end, n_out)
     traj = constraints.simulate(sys_, np.array([1.0, 0.0]), np.zeros(2), t,
@@ -32,7 +42,10 @@ def pendulum_drift(alpha=0.0, t_end=10.0, n_out=201):
     q = np.asarray(traj.q)
     if q.shape[0] != t.size:
         q = q.T
-    return t, np.abs(q[:, 0] ** 2 + q[:, 1] ** 2 - 1.0)
+    drift = np.abs(q[:, 0] ** 2 + q[:, 1] ** 2 - 1.0)
+    for a in (t, drift):
+        a.setflags(write=False)
+    return t, drift
 
 
 def plot_pendulum_drift(alpha=0.0, ax=None):

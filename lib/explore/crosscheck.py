@@ -39,8 +39,10 @@ def plot_clamp_convergence(clamp=2.0, ax=None):
         ax.loglog(Ns, np.abs(err), "k" + style, lw=0.8, label=f"clamp {c:g} EI/ℓ (reference)")
     Ns, err, order = clamp_convergence(clamp)
     ax.loglog(Ns, np.abs(err), "o-", label=f"clamp {clamp:g} EI/ℓ: order {order:.2f}")
+    ax.set_xticks(Ns, [f"{int(n)}" for n in Ns])
+    ax.minorticks_off()
     return finish(ax, "segments N", r"$|\Omega_1/\Omega_1^{EB} - 1|$",
-                  "Hinge chain: the clamp spring sets the convergence order", dict(fontsize=8))
+                  "Hinge chain: the clamp sets the order", dict(fontsize="small"))
 
 
 def clamp_widget():
