@@ -122,6 +122,7 @@ __all__ = [
     "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
     "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
     "dynamics_mass", "kinetic_energy", "expand", "TipReference", "reference_tip_ratio",
+    "cantilever_solution",
 ]
 
 MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
@@ -898,6 +899,46 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     wall = time.perf_counter() - t0
     return SolveResult(x, [t[1] for t in path.tried], True, last["relative"], clock["asm"],
                        wall - clock["asm"])
+
+
+_SOLVED = {}
+
+
+def cantilever_solution(nx, ny, formulation, nu, alpha=1.0):
+    r"""The book's neo-Hookean cantilever under its tip load, solved once per session.
+
+    The split neo-Hookean with ``mu = 1`` and Poisson ratio ``nu`` on the ``nx x ny``
+    mesh of :func:`cantilever` (L/h = 10), loaded by :func:`tip_load` ``(alpha)`` and
+    solved by :func:`solve` with its defaults (four increments).  A chapter asks for the
+    same solution in several places (the tip table, the cost study, the release, the
+    Explore figure); the first call solves and later calls with the same arguments
+    return the same objects, so the Newton counts and wall times in the result are
+    those of the one solve.  The solution vector is read-only (it is shared).
+
+    Returns
+    -------
+    body : Body
+    result : SolveResult
+
+    Examples
+    --------
+    >>> b, r = cantilever_solution(10, 1, "P2P1", 0.3)
+    >>> cantilever_solution(10, 1, "P2P1", 0.3)[1] is r
+    True
+    """
+    nx, ny = checks.integer(nx, "nx", low=1), checks.integer(ny, "ny", low=1)
+    formulation = checks.choice(formulation, "formulation", FORMULATIONS)
+    nu = checks.real(nu, "nu", -1.0, 0.5, include_low=False)
+    alpha = checks.real(alpha, "alpha")
+    if alpha == 0:
+        raise ValueError("alpha must be non-zero (a zero tip load has nothing to solve), got 0")
+    key = (nx, ny, formulation, float(nu), float(alpha))
+    if key not in _SOLVED:
+        body = cantilever(nx, ny, formulation, neo_hookean(1.0, nu))
+        result = solve(body, tip_load(body, alpha))
+        result.x.flags.writeable = False
+        _SOLVED[key] = (body, result)
+    return _SOLVED[key]
 
 
 # --------------------------------------------------------------------------------------

@@ -426,3 +426,16 @@ def test_reference_ladder_started_from_the_coarse_solution_gives_the_same_ratios
     cold = [inc.tip_ratio(b, inc.solve(b, inc.tip_load(b, 1.0), steps=1).x, 1.0)
             for b in (inc.cantilever(10 * n, n, "P2P1", mat) for n in (1, 2, 4))]
     assert np.abs(ref.ratios - cold).max() < 1e-10
+
+
+def test_cantilever_solution_is_the_plain_solve_and_is_computed_once():
+    # the shared solution is bit for bit what solve computes, the second call returns the
+    # same objects (no second solve), and the shared vector cannot be altered by a caller
+    b, r = inc.cantilever_solution(10, 1, "T6", 0.499, alpha=0.5)
+    b2 = inc.cantilever(10, 1, "T6", inc.neo_hookean(1.0, 0.499))
+    r2 = inc.solve(b2, inc.tip_load(b2, 0.5))
+    assert np.array_equal(r.x, r2.x) and r.iterations == r2.iterations
+    assert inc.cantilever_solution(10, 1, "T6", 0.499, alpha=0.5)[1] is r
+    assert inc.cantilever_solution(10, 1, "T6", 0.499, alpha=0.25)[1] is not r
+    with pytest.raises(ValueError):
+        r.x[0] = 1.0
