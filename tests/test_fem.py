@@ -493,3 +493,21 @@ def test_nearly_incompressible_and_auxetic_poisson_ratios_are_legal():
     r_aux = fem.cantilever_tip_ratio(20, 2, "T6", -0.999)
     assert 0 < r_lock < 0.3
     assert abs(r_aux / fem.timoshenko_tip_ratio(-0.999) - 1) < 0.015
+
+
+def test_fast_force_path_has_the_bits_of_the_material_law():
+    """_gradient's entry-by-entry P is _neo_hookean's P bit for bit, and the cached einsum
+    order of _hessian gives the contraction optimize=True finds (same bits)."""
+    rng = np.random.default_rng(3)
+    F = np.eye(2) + 0.1 * rng.standard_normal((40, 3, 2, 2))
+    for mu, lam in ((1.0, 1.5), (0.3, 499.0)):
+        assert np.array_equal(fem._first_piola(F, mu, lam), fem._neo_hookean(F, mu, lam, 1)[1])
+    with pytest.raises(ValueError, match="det F > 0"):
+        fem._first_piola(F * np.array([[-1.0], [1.0]]), 1.0, 1.5)     # first row flipped: det < 0
+    m = fem.cantilever(4, 2, "T6", nu=0.45)
+    u = 1e-3 * rng.standard_normal(m.n_dofs)
+    _, _, A = fem._neo_hookean(fem.deformation_gradient(m, u), m.mu, m.lam)
+    Ke = np.einsum(fem._KE, m.w, m.G, A, m.G, optimize=True).reshape(-1, 12, 12)
+    direct = fem.assemble_matrix(m, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
+    for _ in range(2):                                  # the first call finds, the second reuses
+        assert (fem._hessian(m, u) != direct).nnz == 0
