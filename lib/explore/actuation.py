@@ -55,11 +55,12 @@ def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
     ax.plot([tip[0]], [tip[1]], "ko", ms=4)
     ax.set_aspect("equal")
     ax.set_xlim(-0.6, 1.1)
+    ax.set_xticks([-0.5, 0.0, 0.5, 1.0])
     ax.set_ylim(-0.6, 1.0)
     ax.set_xlabel("x / L")
     ax.set_ylabel("y / L")
     ax.set_title(rf"tip angle {np.degrees(tip[2]):.0f}°")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize="small", loc="lower left")
     return fig
 
 
