@@ -122,8 +122,12 @@ __all__ = [
     "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
     "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
     "dynamics_mass", "kinetic_energy", "expand", "TipReference", "reference_tip_ratio",
-    "cantilever_solution",
+    "cantilever_solution", "NU_NEAR",
 ]
+
+#: The near-incompressible Poisson's ratio of the chapter's cost study, release and
+#: exercises (a silicone; the chapter glues it, the exercises' answers use it).
+NU_NEAR = 0.4999
 
 MODELS = ("neo-hookean", "mooney-rivlin", "yeoh", "stable-neo-hookean")
 FORMULATIONS = ("T3", "T6", "P2P1", "P2P0", "P1P0", "Fbar", "P2P1disc")

@@ -80,7 +80,7 @@ def plot_incompressible_ratios(nu=0.4999, ax=None, reference=None):
     ax.set_xlabel("mesh")
     ax.set_ylabel(r"tip deflection / ($\alpha L/3$)")
     ax.set_title(rf"Neo-Hookean cantilever at $\alpha$ = 1, $\nu$ = {nu:g}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize="small")
     return fig
 
 
@@ -88,6 +88,8 @@ def incompressible_widget():
     """Slider over Poisson's ratio up to 0.5: which elements stay right at large load."""
     import ipywidgets as w
 
+    from ..incompressible import NU_NEAR
+
     return interactive(plot_incompressible_ratios,
-                        nu=w.SelectionSlider(options=[0.3, 0.45, 0.49, 0.499, 0.4999, 0.5],
-                                             value=0.4999, description="ν"))
+                        nu=w.SelectionSlider(options=[0.3, 0.45, 0.49, 0.499, NU_NEAR, 0.5],
+                                             value=NU_NEAR, description="ν"))
