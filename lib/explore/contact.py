@@ -56,7 +56,7 @@ def plot_push(force_ratio=0.9, mu_static=0.8, ax=None):
     state = "slides" if sliding else "sticks"
     return finish(ax, "time $t$ (s)", "displacement (mm)",
                   rf"pull $F = {force_ratio:.2f}\,\mu_s mg$, $\mu_s = {mu_static:.2f}$: it {state}",
-                  dict(fontsize=8, loc="upper left"), fontsize=10)
+                  dict(fontsize="small", loc="upper left"), fontsize=10)
 
 
 def push_widget():
