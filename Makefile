@@ -10,6 +10,12 @@ NBS    := $(sort $(wildcard chapters/*.ipynb))
 # (each notebook whole on one worker, in order: --dist loadfile); JOBS=1 runs serially
 JOBS   ?= 2
 XDIST  := $(if $(filter 1,$(JOBS)),,-n $(JOBS))
+# one BLAS thread per process: the test workers (and notebook kernels) already use both
+# cores, and OpenBLAS's own threads on busy cores spin-wait (a 320 x 320 eigh measured
+# 18 ms with one thread, 111-184 ms with two at load 5); override on the command line
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q $(XDIST) $(if $(XDIST),--dist loadfile)
 
 .PHONY: book test venv unit nbval html-strict browser pdf visible bench execute ledger clean
