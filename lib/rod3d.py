@@ -1399,7 +1399,10 @@ def _right_jacobian(psi):
     return np.eye(3) - a[..., None, None] * H + b[..., None, None] * (H @ H)
 
 
-def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load):
+_DENSE_TANGENT_DOFS = 120      # up to N = 20: dense algebra beats the sparse overhead
+
+
+def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load, dense=None):
     r"""The exact derivative of the Lie-Newmark residual with respect to A_{n+1}.
 
     r = M A + g(s1) + w1 x J w1 with s1 = s_n exp(D), D = dt V + dt^2 (... + beta A):
@@ -1413,6 +1416,10 @@ def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load):
     the rotation blocks (the exponential map's right Jacobian: s_n exp(D + delta) =
     s1 exp(J_r(D) delta) to first order) and Y = hat(w1) J - hat(J w1) (the gyroscopic
     term).  Finite-difference checked in tests/test_rod3d.py.
+
+    ``dense`` (None: for at most ``_DENSE_TANGENT_DOFS`` unknowns) returns the same
+    matrix as a dense array: a short rod's run is dominated by the overhead of building
+    sparse matrices, not by the algebra.
     """
     N = rod.N
     G, T, Y = np.zeros((N, 6, 6)), np.zeros((N, 6, 6)), np.zeros((N, 6, 6))
@@ -1420,6 +1427,21 @@ def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load):
     T[:] = np.eye(6)
     T[:, :3, :3] = _right_jacobian(D[:, :3])
     Y[:, :3, :3] = _hat(w1) * J[:, None, :] - _hat(J * w1)
+    if dense is None:
+        dense = 6 * N <= _DENSE_TANGENT_DOFS
+    if dense:
+        e6 = 6 * np.arange(N)[:, None, None]
+        r, c = e6 + np.arange(6)[None, :, None], e6 + np.arange(6)[None, None, :]
+
+        def blocks(B):
+            out = np.zeros((6 * N, 6 * N))
+            out[r, c] = B
+            return out
+
+        K = _hessian(rod, *s1, load).toarray() + blocks(G)
+        out = (dt * dt * beta) * (K @ blocks(T)) + (dt * gamma) * blocks(Y)
+        out[np.diag_indices(6 * N)] += M.ravel()
+        return out
     K = _hessian(rod, *s1, load) + sp.block_diag(G, format="csr")
     return (sp.diags(M.ravel()) + (dt * dt * beta) * (K @ sp.block_diag(T, format="csr"))
             + (dt * gamma) * sp.block_diag(Y, format="csr")).tocsc()
