@@ -10,6 +10,8 @@ Examples
 >>> check("actuation-taper", [0.0031, 0.000075]).hint   # fractions, not percent
 'percent'
 """
+import functools
+
 import numpy as np
 
 from lib import actuation as ac
@@ -52,8 +54,10 @@ def buckling_eigenvalues():
     return np.array([lam_tendon, lam_dead])
 
 
+@functools.lru_cache(maxsize=1)
 def _unreachable():
-    """The distance and multiplier at tau_max = 30, and the distance solved at 31."""
+    """The distance and multiplier at tau_max = 30, and the distance solved at 31 (computed
+    once: the answer and both slips are built from it)."""
     r = rd.make_rod(20)
     tip = ac.make_tendon(r, D)
     target = np.array(rd.tip(r, ac.static(r, [tip], [50.0])))[:2]
