@@ -70,6 +70,7 @@ Examples
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -198,11 +199,25 @@ def cantilever(nx, ny, element="T6", nu=0.3, E=1.0, rho=1.0, slenderness=10.0):
     40
     """
     nx, ny, element = check_mesh_args(nx, ny, element)
-    _check_nu(nu)
-    checks.positive(E, "E"), checks.positive(rho, "rho")
-    mesh = rectangle_mesh(nx, ny, element, length=checks.positive(slenderness, "slenderness"),
-                          height=1.0)
-    return make_model(mesh, E=E, nu=nu, rho=rho, fixed=clamped_dofs(mesh))
+    nu, E, rho = _check_nu(nu), checks.positive(E, "E"), checks.positive(rho, "rho")
+    slenderness = checks.positive(slenderness, "slenderness")
+    if nx * ny > _SPACE_CACHE_CELLS:
+        mesh = rectangle_mesh(nx, ny, element, length=slenderness, height=1.0)
+        return make_model(mesh, E=E, nu=nu, rho=rho, fixed=clamped_dofs(mesh))
+    space = _cantilever_space(nx, ny, element, float(slenderness))
+    return Model(**vars(space), E=float(E), nu=float(nu), rho=float(rho),
+                 mu=float(E / (2 * (1 + nu))), lam=float(E * nu / ((1 + nu) * (1 - 2 * nu))))
+
+
+_SPACE_CACHE_CELLS = 4096           # meshes up to 160 x 16 (about 10 MB each) are kept
+
+
+@functools.lru_cache(maxsize=32)
+def _cantilever_space(nx, ny, element, slenderness):
+    """The clamped cantilever's space (read-only arrays), built once per mesh: the chapters
+    build the same meshes for many materials (make_model's values, bit for bit)."""
+    mesh = rectangle_mesh(nx, ny, element, length=slenderness, height=1.0)
+    return make_space(mesh, clamped_dofs(mesh))
 
 
 # --------------------------------------------------------------------------------------
