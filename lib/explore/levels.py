@@ -44,7 +44,7 @@ def plot_levels_shapes(slenderness=10.0, alpha=3.0, ax=None):
         ax.plot(sh[lev][:, 0], sh[lev][:, 1], st, ms=3, lw=1.2, label=lev.upper() if lev != "rod" else "rod")
     ax.set_aspect("equal")
     return finish(ax, "x / L", "y / L", rf"L/h = {slenderness:g}, $\alpha$ = {alpha:g}",
-                  dict(fontsize=8))
+                  dict(fontsize="small"))
 
 
 def levels_widget():
