@@ -62,6 +62,7 @@ array([3.33])
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -426,7 +427,10 @@ def _gradient(rod, q, load, grav, kernels=None):
 _T = np.array([[1, 0, 0, 0, 0], [0, -1, 0, 1, 0], [0, 0, -1, 0, 1]], dtype=float)
 
 
-def _triplets(rod, q):
+def _element_values(rod, q):
+    """The Hessian's contributions at q, in the order of :func:`_index_pattern`'s slots:
+    the N element 5 x 5 blocks (row-major, the clamped node's rows and columns included)
+    and the 4N - 3 bending entries."""
     N, ell = rod.N, rod.ell
     EA, S = rod.EA, rod.kGA
     _, _, _, c, s, a, b = _kinematics(rod, q)
@@ -443,17 +447,59 @@ def _triplets(rod, q):
     h[:, 2, 2] = kt * s * s + kn * c * c
     h[:, 1, 2] = h[:, 2, 1] = (kt - kn) * c * s
     H = _T.T @ h @ _T                   # 5 x 5 element blocks (batched matmul)
+    kb = rod.EI / ell * _bending_weights(rod)
+    k = kb[1:]
+    return np.concatenate([H.ravel(), kb, k, -k, -k])
+
+
+@functools.lru_cache(maxsize=64)
+def _index_pattern(N):
+    """Row and column of every value of :func:`_element_values` (-1: the clamp, dropped).
+
+    Depends on N only (the clamp at node 0 is the rod's one boundary condition)."""
     e = np.arange(N)
     idx = np.column_stack([3 * e, 3 * e - 2, 3 * e - 1, 3 * e + 1, 3 * e + 2])
-    rows = np.broadcast_to(idx[:, :, None], H.shape)
-    cols = np.broadcast_to(idx[:, None, :], H.shape)
-    keep = (rows >= 0) & (cols >= 0)  # node 0 (the clamp) is not an unknown
-    kb = rod.EI / ell * _bending_weights(rod)
-    i, j, k = 3 * e[1:], 3 * e[1:] - 3, kb[1:]
-    rr = np.concatenate([rows[keep], 3 * e, j, i, j])
-    cc = np.concatenate([cols[keep], 3 * e, j, j, i])
-    vv = np.concatenate([H[keep], kb, k, -k, -k])
-    return rr, cc, vv
+    rows = np.broadcast_to(idx[:, :, None], (N, 5, 5)).ravel()
+    cols = np.broadcast_to(idx[:, None, :], (N, 5, 5)).ravel()
+    i, j = 3 * e[1:], 3 * e[1:] - 3
+    rr = np.concatenate([rows, 3 * e, j, i, j])
+    cc = np.concatenate([cols, 3 * e, j, j, i])
+    clamp = (rr < 0) | (cc < 0)          # node 0 (the clamp) is not an unknown
+    rr[clamp] = cc[clamp] = -1
+    for x in (rr, cc):
+        x.flags.writeable = False
+    return rr, cc
+
+
+@functools.lru_cache(maxsize=64)
+def _csr_pattern(N):
+    """The Hessian's CSR pattern for N elements, cached: ``(indices, indptr, slot)``.
+
+    ``indices`` and ``indptr`` are canonical (column indices sorted within a row, no
+    duplicates); ``slot[k]`` is the entry of ``data`` that value k of
+    :func:`_element_values` adds to (``nnz`` for a clamped one, a dump slot), so
+    ``np.bincount(slot, values, nnz + 1)[:-1]`` is ``data``, summed in the order of the
+    triplets, as the COO->CSR conversion summed them."""
+    rr, cc = _index_pattern(N)
+    n = 3 * N
+    live = rr >= 0
+    key = rr[live].astype(np.int64) * n + cc[live]
+    uniq, inv = np.unique(key, return_inverse=True)
+    slot = np.full(rr.size, uniq.size, dtype=np.intp)
+    slot[live] = inv.ravel()
+    indices = (uniq % n).astype(np.int32)
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(uniq // n, minlength=n), out=indptr[1:])
+    for x in (indices, indptr, slot):
+        x.flags.writeable = False
+    return indices, indptr, slot
+
+
+def _triplets(rod, q):
+    """The Hessian's COO triplets (rows, columns, values), the clamp's entries dropped."""
+    rr, cc = _index_pattern(rod.N)
+    live = rr >= 0
+    return rr[live], cc[live], _element_values(rod, q)[live]
 
 
 def hessian(rod, q):
@@ -466,7 +512,8 @@ def hessian(rod, q):
         d2Pi/dphi dd   = (EA b/ell - F_b) t + (F_a - S a/ell) n
         d2Pi/dphi^2    = (EA b^2 + S a^2)/ell - F_a a - F_b b,
 
-    scattered from element-vectorised COO triplets (half-bandwidth 4).
+    summed from element-vectorised values into a CSR pattern built once per N
+    (half-bandwidth 4).
 
     Returns
     -------
@@ -483,9 +530,12 @@ def hessian(rod, q):
 
 
 def _hessian(rod, q):
-    rr, cc, vv = _triplets(rod, q)
+    indices, indptr, slot = _csr_pattern(rod.N)
+    data = np.bincount(slot, weights=_element_values(rod, q), minlength=indices.size + 1)[:-1]
     n = rod.ndof
-    return sp.coo_matrix((vv, (rr, cc)), shape=(n, n)).tocsr()
+    H = sp.csr_matrix((data, indices.copy(), indptr.copy()), shape=(n, n))
+    H.has_canonical_format = True        # sorted, no duplicates: by construction
+    return H
 
 
 def _banded_upper(rod, q, kernels=None):
