@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HIDDEN = {"remove-cell", "remove-input"}
-READER_EDITION = ["integration", "constraints", "rod", "pcc", "rod3d", "crosscheck", "performance", "energy", "fem", "actuation", "fem_incompressible", "contact"]
+READER_EDITION = ["integration", "constraints", "rod", "pcc", "rod3d", "crosscheck", "performance", "energy", "fem", "actuation", "fem_incompressible", "contact", "levels"]
 
 
 def shown_code(path: Path) -> str:
