@@ -333,3 +333,16 @@ def test_fine_thick_rod_at_small_load_converges_at_second_order():
     # a stubby arm under a large load keeps the default tolerance
     arm20 = lv.make_arm(5)
     assert lv._rod_tol(lv.build(arm20, "rod", 20), lv.tip_force(arm20, 3.0), 0.0) == lv.ROD_TOL
+
+
+def test_solve_static_is_done_once_and_returns_an_independent_copy():
+    arm = lv.make_arm(7.0)
+    first = lv.solve_static(arm, "rod", 8, 0.5)
+    first[0][:] = 0.0                                     # the caller's copy only
+    again = lv.solve_static(arm, "rod", 8, 0.5)
+    assert again[0] is not first[0] and again[0].flags.writeable
+    assert np.array_equal(again[0], lv.solve_static(lv.make_arm(7.0), "rod", 8, 0.5)[0])
+    assert again[1:] == first[1:]                         # same dofs, same (first) solve time
+    assert np.abs(again[0]).max() > 0.5 * arm.L           # the stored centreline, not the zeros
+    fresh = lv.solve_static(arm, "rod", 8, 0.5, steps=3)  # other arguments: another solve
+    assert np.abs(fresh[0] - again[0]).max() < 1e-9 * arm.L
