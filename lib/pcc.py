@@ -697,9 +697,11 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     """PCC equilibrium by load-incremented minimisation of :func:`static_energy`.
 
     The load rises in ``steps`` equal increments (:func:`lib.solvers.load_path`); at
-    each, BFGS from the previous equilibrium (stays on the stable branch), polished by
-    ``scipy.optimize.root`` (hybrid Newton) on :func:`static_gradient`, must bring the
-    gradient to 1e-9 of the load scale.
+    each, ``scipy.optimize.root`` (MINPACK's hybrid Newton) on :func:`static_gradient`
+    from the previous equilibrium must bring the gradient to 1e-9 of the load scale at a
+    strict minimum (a positive definite central-difference Hessian): the stable branch.
+    Where it does not, BFGS from the previous equilibrium (which stays on the stable
+    branch), polished by the same hybrid Newton, must.
 
     Raises
     ------
@@ -718,8 +720,28 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
                 abs(moment), abs(grav) * model.rhoA * model.L**2)
 
+    def stable_root(q, args):
+        """Hybrid Newton on the gradient from the previous equilibrium; the root is kept
+        only where it is a strict minimum (the central-difference Hessian of the energy is
+        positive definite), else None."""
+        grad = lambda z: _static_gradient(model, z, *args) / scale  # noqa: E731
+        pol = root(grad, q, method="hybr", options={"xtol": 1e-13})
+        if not np.all(np.isfinite(pol.x)) or not np.abs(grad(pol.x)).max() <= 1e-9:
+            return None
+        dz = 1e-6 * max(1.0, float(np.abs(pol.x).max()))
+        H = np.array([(grad(pol.x + dz * e) - grad(pol.x - dz * e)) / (2 * dz)
+                      for e in np.eye(model.n)])
+        try:
+            np.linalg.cholesky(0.5 * (H + H.T))
+        except np.linalg.LinAlgError:
+            return None
+        return pol.x
+
     def solve_at(lam, q):
         args = ((lam * force[0], lam * force[1]), lam * moment, lam * grav)
+        x = stable_root(q, args)
+        if x is not None:
+            return x, 1
         res = minimize(lambda z: _static_energy(model, z, *args) / scale, q,
                        jac=lambda z: _static_gradient(model, z, *args) / scale,
                        method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
