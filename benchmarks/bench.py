@@ -32,6 +32,7 @@ import json
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -560,24 +561,33 @@ def peak_rss_mb(who=resource.RUSAGE_SELF):
     return resource.getrusage(who).ru_maxrss / 1024.0
 
 
-def notebook_times(paths, progress=print):
+def notebook_times(paths, progress=print, timeout=600.0):
     """Execute each notebook in a fresh subprocess (cold kernel); time and peak memory.
 
     Each run is ``python benchmarks/run.py --execute-one PATH``, which reports
     the wall time and the peak RSS of its kernel (``RUSAGE_CHILDREN``).  A
-    failing notebook is recorded with its error, not raised.
+    failing notebook is recorded with its error, not raised; so is one whose run has
+    not answered after ``timeout`` seconds (it is killed).
     """
     rows = []
     for p in paths:
         p = Path(p)
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(HERE / "run.py"), "--execute-one", str(p)],
-                              capture_output=True, text=True, cwd=ROOT)
+        # its own session, so that a hung run is killed with its kernel (a grandchild)
+        proc = subprocess.Popen([sys.executable, str(HERE / "run.py"), "--execute-one", str(p)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=ROOT, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:          # a hung kernel must not hang the bench
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            stdout, stderr = "", f"no answer after {timeout:g} s (killed with its kernel)"
         wall = time.perf_counter() - t0
         try:
-            out = json.loads(proc.stdout.strip().splitlines()[-1])
+            out = json.loads(stdout.strip().splitlines()[-1])
         except (IndexError, json.JSONDecodeError):
-            err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            err = (stderr.strip().splitlines() or ["no output"])[-1]
             out = {"seconds": None, "kernel_peak_mb": None, "kernel_cpu_seconds": None,
                    "error": err[:300]}
         out.update({"notebook": str(p.relative_to(ROOT)), "process_seconds": wall})
