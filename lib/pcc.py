@@ -77,6 +77,7 @@ from scipy.linalg import eigh
 from scipy.linalg.lapack import dposv as _posv
 from scipy.optimize import minimize, root
 
+from . import kernels as _kernels
 from .core import checks, quadrature
 from .core.errors import SolveError
 from .solvers.continuation import load_path
@@ -311,6 +312,7 @@ _MOM_TERMS = 28   # truncation < 2^28 / 28! ~ 9e-22 at |x| = 2
 _INV_K = 1.0 / np.arange(1, _MOM_TERMS)
 _MOM_D = (1j ** np.arange(_MOM_TERMS))[:, None] / (
     np.arange(_MOM_TERMS)[:, None] + np.arange(4)[None, :] + 1.0)
+_MOM_COEF = np.ascontiguousarray(_MOM_D)            # for the compiled twin (lib.kernels.pcc)
 
 
 def _moments(x, mmax):
@@ -777,8 +779,11 @@ def total_energy(model, q, qd, grav=0.0):
     return kinetic_energy(model, q, qd) + energy(model, q, grav)
 
 
-def accel(model, q, qd, grav=0.0):
+def accel(model, q, qd, grav=0.0, *, kernels=None):
     """Generalised acceleration from M(q) qdd = rhoA int J^T C ds - grad V.
+
+    ``kernels``: the compiled twin :func:`lib.kernels.pcc.accel` (None: the switch of
+    :mod:`lib.kernels`; False: the NumPy code below), equal to round-off.
 
     Returns
     -------
@@ -791,11 +796,22 @@ def accel(model, q, qd, grav=0.0):
     """
     q = _check_state(model, q)
     qd = _check_state(model, qd, "qd")
-    return _accel(model, q, qd, checks.real(grav, "grav"))
+    return _accel(model, q, qd, checks.real(grav, "grav"), _kernels.use(kernels))
 
 
-def _accel(model, q, qd, grav):
-    """accel without input checks (the solve_ivp right-hand side)."""
+def _accel(model, q, qd, grav, kernels=False):
+    """accel without input checks (the solve_ivp right-hand side); ``kernels`` resolved."""
+    if kernels:
+        from .kernels import pcc as _kpcc
+
+        x, info = _kpcc.accel(np.ascontiguousarray(q, dtype=float),
+                              np.ascontiguousarray(qd, dtype=float), model.seg, model.u,
+                              model.w, float(model.ell), float(model.EI), float(model.rhoA),
+                              float(model.L), float(grav), _MOM_COEF, _INV_K, _MOM_THRESHOLD)
+        if info != 0:
+            raise SolveError(f"mass matrix not positive definite at q = {q!r} (Cholesky "
+                             f"pivot {info})", where="pcc.accel", reason="singular")
+        return x
     _, J, C, segs = _state(model, q, model.seg, model.u, qd)
     JH = J.conj().T * model.w
     M = model.rhoA * (JH @ J).real
@@ -810,8 +826,10 @@ def _accel(model, q, qd, grav):
     return x
 
 
-def ode(model, grav=0.0):
+def ode(model, grav=0.0, *, kernels=None):
     """Right-hand side f(t, z) for ``solve_ivp``, z = [q, qd] (shape (2n,)).
+
+    ``kernels`` as in :func:`accel` (resolved once, when the function is made).
 
     Examples
     --------
@@ -822,16 +840,18 @@ def ode(model, grav=0.0):
     checks.kind(model, "model", PCC, "a PCC model (lib.pcc.make_pcc)")
     grav = checks.real(grav, "grav")
     n = model.n
+    kernels = _kernels.use(kernels)
 
     def f(t, z):
         q, qd = z[:n], z[n:]
-        return np.concatenate([qd, _accel(model, q, qd, grav)])
+        return np.concatenate([qd, _accel(model, q, qd, grav, kernels)])
 
     return f
 
 
 def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
-             method="DOP853", rtol=1e-11, atol=1e-12, events=None, dense_output=False):
+             method="DOP853", rtol=1e-11, atol=1e-12, events=None, dense_output=False, *,
+             kernels=None):
     """Integrate the PCC equations with ``scipy.integrate.solve_ivp``.
 
     Parameters
@@ -845,6 +865,8 @@ def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
         Gravity in -y (rhoA g L^3 / EI with unit defaults).
     t_eval, method, rtol, atol, events, dense_output
         Passed to ``solve_ivp``.
+    kernels : bool, optional
+        The compiled right-hand side (see :func:`accel`).
 
     Returns
     -------
@@ -873,7 +895,7 @@ def simulate(model, t_end, q0=None, qd0=None, grav=0.0, t_eval=None,
         t_eval = checks.array(t_eval, "t_eval", shape=(None,), low=0.0, high=t_end)
         if np.any(np.diff(t_eval) < 0):
             raise ValueError(f"t_eval must be increasing, got {checks.show(t_eval)}")
-    f = ode(model, grav)
+    f = ode(model, grav, kernels=kernels)
     reached = [0.0]
 
     def rhs(t, z):

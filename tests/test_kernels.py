@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from lib import integrate, kernels, rod, rod3d as R3
+from lib import integrate, kernels, pcc, rod, rod3d as R3
 from lib.kernels import banded as B
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +62,7 @@ def test_environment_switch_turns_every_kernel_off_and_numba_is_never_imported()
             "integrate.newmark_step(q, 0 * q, 0 * q, 1e-3, rod.force(r), rod.mass(r))\n"
             "m = rod3d.make_rod3d(3); z = np.zeros((3, 3)); s = rod3d.straight(m)\n"
             "rod3d.gradient(m, s); rod3d.lie_verlet(m, s, z, z, 1e-4, 3)\n"
+            "from lib import pcc; pcc.accel(pcc.make_pcc(2), [0.1, 0.2], [0.0, 1.0], 1.0)\n"
             "print(kernels.enabled(), 'numba' in sys.modules)\n")
     off = _run(code, LIB_KERNELS="0")
     assert off.returncode == 0, off.stderr
@@ -443,3 +444,41 @@ def test_lie_verlet_rejects_velocities_of_the_wrong_shape():
             R3.lie_verlet(m, s, np.zeros(3), np.zeros((3, 3)), 1e-4, 2, kernels=kern)
         with pytest.raises(ValueError, match="w must"):
             R3.lie_verlet(m, s, np.zeros((3, 3)), np.zeros((2, 3)), 1e-4, 2, kernels=kern)
+
+
+# --------------------------------------------------------------------------------------
+# PCC (lib.kernels.pcc)
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [1, 2, 4, 7])
+@pytest.mark.parametrize("scale", [0.05, 1.0, 5.0])     # 5: the moments' recursion branch
+@pytest.mark.parametrize("grav", [0.0, 3.0])
+def test_pcc_accel_kernel_equals_numpy(n, scale, grav):
+    rng = np.random.default_rng(n)
+    m = pcc.make_pcc(n, EI=2.0, rhoA=0.7, L=1.3)
+    for _ in range(3):
+        q, qd = scale * rng.standard_normal(n), rng.standard_normal(n)
+        a = pcc.accel(m, q, qd, grav, kernels=False)
+        b = pcc.accel(m, q, qd, grav, kernels=True)
+        assert np.abs(b - a).max() <= 1e-12 * np.abs(a).max()
+
+
+def test_pcc_simulate_with_the_kernel_follows_the_numpy_trajectory():
+    m = pcc.make_pcc(3)
+    runs = [pcc.simulate(m, 1.5, q0=[0.3, -0.2, 0.1], grav=8.0, rtol=1e-10, atol=1e-11,
+                         kernels=k) for k in (False, True)]
+    assert abs(runs[0].t.size - runs[1].t.size) <= 2
+    assert np.abs(runs[1].y[:, -1] - runs[0].y[:, -1]).max() < 1e-8
+
+
+def test_pcc_switch_selects_the_numpy_path(monkeypatch):
+    from lib.kernels import pcc as kpcc
+    calls = []
+    _trap(monkeypatch, kpcc, ["accel"], calls)
+    m, q, qd = pcc.make_pcc(2), np.array([0.1, 0.2]), np.array([0.0, 1.0])
+    with kernels.disabled():
+        pcc.accel(m, q, qd), pcc.ode(m)(0.0, np.r_[q, qd])
+    pcc.accel(m, q, qd, kernels=False)
+    assert calls == []
+    with pytest.raises(RuntimeError, match="kernel"):
+        pcc.accel(m, q, qd)
+    assert calls == ["accel"]

@@ -375,11 +375,11 @@ def test_simulate_reports_the_time_when_the_rhs_fails(monkeypatch):
     model = pcc.make_pcc(1)
     real = pcc._accel
 
-    def failing(model_, q, qd, grav):
+    def failing(model_, q, qd, grav, kernels=False):
         if failing.calls > 20:
             raise np.linalg.LinAlgError("mass matrix not positive definite (forced)")
         failing.calls += 1
-        return real(model_, q, qd, grav)
+        return real(model_, q, qd, grav, kernels)
 
     failing.calls = 0
     monkeypatch.setattr(pcc, "_accel", failing)

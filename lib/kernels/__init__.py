@@ -14,6 +14,8 @@ Modules
   Hessian straight into LAPACK banded storage, velocity Verlet over many steps;
 * ``lib.kernels.spatial``: the 3-D rod of :mod:`lib.rod3d` -- internal forces and
   torques, the Lie-group position Verlet over many steps;
+* ``lib.kernels.pcc``: the PCC equations of motion of :mod:`lib.pcc` (mass matrix, forces
+  and their Cholesky solve per right-hand side of ``solve_ivp``);
 * ``lib.kernels.banded``: :class:`~lib.kernels.banded.SymmetricBanded`, a symmetric
   banded matrix the implicit integrators factor by banded Cholesky (banded LU if it is
   not positive definite), and its rank-one update; NumPy / SciPy only (its product
@@ -29,8 +31,9 @@ The switch
 * in code: ``with lib.kernels.disabled(): ...`` (or :func:`set_enabled`) for a block;
 * per call: the keyword ``kernels=False`` (``True`` forces them on; the default
   ``None`` follows the two switches above) of :func:`lib.rod.gradient`,
-  :func:`lib.rod.banded_hessian`, :func:`lib.rod.verlet`, :func:`lib.rod3d.gradient`
-  and :func:`lib.rod3d.lie_verlet`.
+  :func:`lib.rod.banded_hessian`, :func:`lib.rod.verlet`, :func:`lib.rod3d.gradient`,
+  :func:`lib.rod3d.lie_verlet`, :func:`lib.pcc.accel`, :func:`lib.pcc.ode` and
+  :func:`lib.pcc.simulate`.
 
 With the kernels off every face runs exactly its NumPy code, the code the chapters
 print.  If numba cannot be imported the kernels are off (with one warning).
@@ -136,7 +139,7 @@ def disabled():
 def __getattr__(name):
     """The compiled modules on first access (``lib.kernels.planar``, ``.spatial``), so that
     importing :mod:`lib.kernels` does not import numba."""
-    if name in ("planar", "spatial", "banded", "bandops"):
+    if name in ("planar", "spatial", "banded", "bandops", "pcc"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
