@@ -18,7 +18,7 @@ export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 NBVAL  := $(BIN)/pytest --nbval --nbval-sanitize-with tests/sanitize.cfg -q $(XDIST) $(if $(XDIST),--dist loadfile)
 
-.PHONY: book test venv unit nbval html-strict browser pdf visible bench execute ledger clean
+.PHONY: book test venv unit nbval html-strict browser screenshots pdf visible bench execute ledger clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ html-strict: $(STAMP)
 	$(BIN)/jupyter-book build . --all --path-output . -W --keep-going -q
 
 browser: $(STAMP)
+	$(BIN)/python tools/browser_test.py --no-screenshots _build/html
+
+## make screenshots: the browser test again, writing every page at 1280 and 390 px into
+## _build/screenshots/ to be looked at (after make test or make book)
+screenshots: $(STAMP)
 	$(BIN)/python tools/browser_test.py _build/html
 
 ## make pdf: the PDF edition (_build/latex/book.pdf, copied into _build/html when it

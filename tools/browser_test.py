@@ -1,6 +1,6 @@
 """Load every page of the built book in headless Chromium, offline.
 
-Usage: python tools/browser_test.py [HTML_ROOT]      (default _build/html)
+Usage: python tools/browser_test.py [--no-screenshots] [HTML_ROOT]      (default _build/html)
 
 Serves HTML_ROOT on 127.0.0.1 and opens each page in Debian's Chromium (installed
 with apt-get when missing) through Playwright, with every other address sent to a
@@ -29,7 +29,9 @@ dead proxy, so a page that needs the network shows it.  For each page it checks:
   390 px are printed, not judged (a phone shows every figure at the screen's width).
 
 Screenshots go to ``_build/screenshots/`` (``<page>.png`` at 1280 px and
-``<page>-phone.png`` at 390 px).  Exits 1 listing every failure.
+``<page>-phone.png`` at 390 px), full pages, to be looked at; ``--no-screenshots`` (what
+``make test`` runs) checks the same things without writing them, which saves most of the
+test's time (encoding 94 PNGs, the longest over 30,000 px tall).  Exits 1 listing every failure.
 """
 from __future__ import annotations
 
@@ -277,6 +279,9 @@ def static_external_refs(html: str) -> list[str]:
 
 
 def main(argv):
+    argv = list(argv)
+    take_shots = "--no-screenshots" not in argv
+    argv = [a for a in argv if a != "--no-screenshots"]
     html_root = Path(argv[0]) if argv else ROOT / "_build" / "html"
     if not (html_root / "index.html").exists():
         print(f"{html_root} has no index.html: build the book first (make book)")
@@ -285,9 +290,10 @@ def main(argv):
     from playwright.sync_api import sync_playwright
 
     shots = html_root.parent / "screenshots"
-    if shots.exists():
-        shutil.rmtree(shots)
-    shots.mkdir(parents=True)
+    if take_shots:
+        if shots.exists():
+            shutil.rmtree(shots)
+        shots.mkdir(parents=True)
     pages = sorted(p.relative_to(html_root).as_posix() for p in html_root.rglob("*.html")
                    if p.name not in {"genindex.html", "search.html"} and "_static" not in p.parts)
     httpd = serve(html_root)
@@ -349,7 +355,8 @@ def main(argv):
                     if not got.is_file() or got.read_bytes() != src_nb.read_bytes():
                         problems.append(f"download link {link[0]} is not the notebook {src_nb.name}")
             shot = shots / (page_path.replace("/", "_").removesuffix(".html") + ".png")
-            page.screenshot(path=str(shot), full_page=True)
+            if take_shots:
+                page.screenshot(path=str(shot), full_page=True)
             problems += [f"at {DESKTOP['width']} px {box}" for box in page.evaluate(CLIP_JS)]
             column, desk, bad = figure_legibility(page, html_root, page_path, font_pt, judge=True)
             problems += [f"at {DESKTOP['width']} px {b}" for b in bad]
@@ -368,7 +375,8 @@ def main(argv):
             if ov["scroll"] > ov["client"] + 1:
                 problems.append(f"at {PHONE['width']} px the page is {ov['scroll']} px wide "
                                 f"(horizontal overflow); sticking out: {'; '.join(ov['culprits']) or '?'}")
-            page.screenshot(path=str(shot.with_name(shot.stem + "-phone.png")), full_page=True)
+            if take_shots:
+                page.screenshot(path=str(shot.with_name(shot.stem + "-phone.png")), full_page=True)
             page.close()
             status = "ok" if not problems else "FAIL"
             print(f"{status:4} {page_path}: {n_typeset} formulas typeset, {n_img} images")
@@ -389,7 +397,7 @@ def main(argv):
     print(f"browser test: {len(pages)} pages, all offline, typeset and loaded, no sideways "
           f"overflow at {PHONE['width']} px, no clipped equation, table or code at "
           f"{DESKTOP['width']} and {PHONE['width']} px, {len(legible)} chapter figures legible at "
-          f"{DESKTOP['width']} px; screenshots in {shots}")
+          f"{DESKTOP['width']} px" + (f"; screenshots in {shots}" if take_shots else ""))
     return 0
 
 
