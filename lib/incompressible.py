@@ -485,6 +485,7 @@ class Body:
     area: np.ndarray
     free: np.ndarray
     _up: tuple = field(repr=False)
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_u(self):
@@ -654,6 +655,19 @@ def energy(body, x, load=None):
     return Pi
 
 
+_PATHS = {}
+
+
+def _contract(subscripts, *operands):
+    """``np.einsum(subscripts, *operands, optimize=True)`` with its contraction order found
+    once per operand shapes (the greedy search costs more than a small contraction)."""
+    key = (subscripts,) + tuple(o.shape for o in operands)
+    path = _PATHS.get(key)
+    if path is None:
+        path = _PATHS[key] = np.einsum_path(subscripts, *operands, optimize="greedy")[0]
+    return np.einsum(subscripts, *operands, optimize=path)
+
+
 def _residual(body, x, load=None):
     """Residual and the magnitude of the terms summed into each force component."""
     u, p = _split(body, x)
@@ -662,7 +676,7 @@ def _residual(body, x, load=None):
     J = _det(F)
     G, w = body.geom.G, body.geom.w
     P, mag = _kernel(body.material, F, _point_vol(body, p, J), -1)
-    fe = np.einsum("eq,eqiJ,eqaJ->eai", w, P, G, optimize=True).reshape(len(G), -1)
+    fe = _contract("eq,eqiJ,eqaJ->eai", w, P, G).reshape(len(G), -1)
     ru = assemble_vector(body.geom, fe)
     if body.formulation == "Fbar":        # the element term kappa (theta - J0) H
         mag = mag + body.material.kappa * np.abs(J) * np.abs(_H(F)).max(axis=(-1, -2))
@@ -714,30 +728,72 @@ def hessian(body, x):
     return _hessian(body, _check_x(body, x))
 
 
-def _hessian(body, x):
+def _hessian(body, x, free=False):
+    """The tangent of :func:`hessian`; ``free=True``: only its rows and columns ``body.free``.
+
+    The blocks are summed as they always were (``K_uu`` by the mesh's assembly pattern,
+    ``K_up`` and ``K_pp`` from their COO triplets); a pattern computed once per body
+    (:func:`_tangent_plan`) then places their entries in the full matrix or directly in
+    its free part, instead of ``sp.bmat`` and ``K[free][:, free]`` at every call: the
+    same matrix, entry for entry.
+    """
     u, p = _split(body, x)
     F = _F(body, u)
     _check_det(body, F)
     J = _det(F)
     G, w = body.geom.G, body.geom.w
     _, _, A = _kernel(body.material, F, _point_vol(body, p, J), 2)
-    Ke = np.einsum("eq,eqaJ,eqiJkL,eqbL->eaibk", w, G, A, G, optimize=True)
+    Ke = _contract("eq,eqaJ,eqiJkL,eqbL->eaibk", w, G, A, G)
     n = 2 * G.shape[2]
     Ke = Ke.reshape(-1, n, n)
     if body.formulation == "Fbar":
-        be = np.einsum("eq,eqiJ,eqaJ->eai", w, _H(F), G, optimize=True).reshape(len(G), -1)
+        be = _contract("eq,eqiJ,eqaJ->eai", w, _H(F), G).reshape(len(G), -1)
         Ke = Ke + (body.material.kappa / body.area)[:, None, None] * be[:, :, None] * be[:, None, :]
-    Kuu = assemble_matrix(body.geom, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
-    if not body.mixed:
-        return Kuu
-    rows, cols, prow, pcol = body._up
-    Be = np.einsum("eq,eqiJ,eqaJ,qc->eaic", w, _H(F), G, body.Np, optimize=True)
-    Kup = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))
-    mat = body.material
-    ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
-    Ce = -ik * np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
-    Kpp = sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p))
-    return sp.bmat([[Kuu, Kup], [Kup.T, Kpp]], format="csr")
+    inv, _, _, nnz = body.geom.pattern
+    parts = [np.bincount(inv, weights=(0.5 * (Ke + Ke.transpose(0, 2, 1))).ravel(),
+                         minlength=nnz)]
+    if body.mixed:
+        rows, cols, prow, pcol = body._up
+        Be = _contract("eq,eqiJ,eqaJ,qc->eaic", w, _H(F), G, body.Np)
+        parts.append(sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p)).data)
+        mat = body.material
+        ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
+        Ce = -ik * np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
+        parts.append(sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).data)
+    sel, indices, indptr, shape = _tangent_plan(body)[bool(free)]
+    data = (np.concatenate(parts) if len(parts) > 1 else parts[0])[sel]
+    return sp.csr_matrix((data, indices, indptr), shape=shape)
+
+
+def _tangent_plan(body):
+    """Where each summed block entry goes in the full tangent and in its free part.
+
+    ``(selection, indices, indptr, shape)`` for the full matrix and for the free one:
+    the CSR data are ``blocks[selection]``, ``blocks`` the concatenated data of
+    ``K_uu``, ``K_up`` and ``K_pp`` as :func:`_hessian` sums them.  Found once, by
+    running the block layout (``sp.bmat``) and the restriction on matrices whose entries
+    are their own positions.
+    """
+    if "plan" not in body._cache:
+        inv, indices, indptr, nnz = body.geom.pattern
+        n_u = body.n_u
+        blocks = sp.csr_matrix((np.arange(1.0, nnz + 1), indices, indptr), shape=(n_u, n_u))
+        if body.mixed:
+            rows, cols, prow, pcol = body._up
+            Kup = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n_u, body.n_p))
+            Kpp = sp.csr_matrix((np.ones(prow.size), (prow, pcol)), shape=(body.n_p, body.n_p))
+            Kup.data = np.arange(1.0, Kup.nnz + 1) + nnz
+            Kpp.data = np.arange(1.0, Kpp.nnz + 1) + nnz + Kup.nnz
+            blocks = sp.bmat([[blocks, Kup], [Kup.T, Kpp]], format="csr")
+        plan = []
+        for K in (blocks, blocks[body.free][:, body.free]):
+            K = sp.csr_matrix(K)
+            sel = K.data.astype(np.int64) - 1
+            for a in (sel, K.indices, K.indptr):
+                a.setflags(write=False)
+            plan.append((sel, K.indices, K.indptr, K.shape))
+        body._cache["plan"] = tuple(plan)
+    return body._cache["plan"]
 
 
 def mass(body):
@@ -799,7 +855,7 @@ class SolveResult:
 
 
 def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra=None,
-          extra_scale=None):
+          extra_scale=None, reuse=1):
     r"""Static equilibrium by Newton's method with load increments.
 
     :func:`lib.solvers.newton_solve` (plain Newton with a per-entry force scale and
@@ -821,6 +877,11 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     ``tau d ell/du``, :func:`lib.actuation.cable_gradient`).  ``extra_scale`` is its
     force scale for the convergence test; with it ``load`` may be zero.
 
+    ``reuse = k`` factorises the tangent only at every ``k``-th iteration of an increment
+    (modified Newton: linear instead of quadratic convergence, to the same tolerance and
+    the same solution); it pays where ``x0`` is already close, one factorisation serving
+    all iterations.  The default ``reuse = 1`` is Newton's method.
+
     Returns
     -------
     SolveResult (``t_solve`` is the wall time outside assembly: factorisations and
@@ -838,6 +899,7 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     load = checks.vector(load, "load", body.n_u)
     steps, maxiter = checks.integer(steps, "steps", low=1), checks.integer(maxiter, "maxiter", low=0)
     tol, max_cuts = checks.nonnegative(tol, "tol"), checks.integer(max_cuts, "max_cuts", low=0)
+    reuse = checks.integer(reuse, "reuse", low=1)
     x0 = np.zeros(body.n_u + body.n_p) if x0 is None else _check_x(body, x0, "x0").copy()
     if extra is not None:
         checks.function(extra, "extra")
@@ -860,11 +922,17 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
             H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
         return np.concatenate([g, np.zeros(body.n_p)]), H
 
-    def solve_at(lam, x):
+    def solve_at(lam, x_start):
         fs = load * lam
         state = {"knorm": 0.0, "scale": None}    # the floor's |K| comes from the last tangent
 
-        def fun(x):
+        def full(xf):                            # Newton runs on the free unknowns
+            x = x_start.copy()
+            x[fr] = xf
+            return x
+
+        def fun(xf):
+            x = full(xf)
             t0 = time.perf_counter()
             r, sv = _residual(body, x, fs)
             H_extra = None
@@ -874,28 +942,34 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
             state["scale"] = sv
             clock["asm"] += time.perf_counter() - t0
 
-            def tangent():
+            def tangent():                       # the tangent on the free unknowns
                 t0 = time.perf_counter()
-                K = _hessian(body, x) if H_extra is None else _hessian(body, x) + H_extra
-                state["knorm"] = float(abs(K[fr][:, fr]).sum(axis=1).max())
+                if H_extra is None:
+                    K = _hessian(body, x, free=True)
+                else:
+                    K = (_hessian(body, x) + H_extra)[fr][:, fr]
+                state["knorm"] = float(abs(K).sum(axis=1).max())
                 clock["asm"] += time.perf_counter() - t0
                 return K
-            return r, tangent, scale
+            return r[fr], tangent, scale[fr]
 
-        def floor(x):
+        def floor(xf):
+            x = full(xf)
             fl = np.zeros(n_u + body.n_p)
             g = body.geom.free
             fl[g] = 64 * eps * np.maximum(state["scale"][g], state["knorm"] * np.abs(x).max())
             fl[n_u:] = 64 * eps * ascale
-            return fl
+            return fl[fr]
 
-        def record(it, x, R):
+        def record(it, xf, R):
             last["relative"] = float(np.max(np.abs(R) / scale[fr]))
 
-        return newton_solve(fun, x, tol, maxiter, max_backtracks=29, where="incompressible.solve",
-                            accept="none", floor=floor, roundoff="residual", diverge=1e8,
-                            free=fr, callback=record, admissible=(lambda x: bool(np.all(
-                                _det(_F(body, x[:n_u])) > 0))) if barrier else None)
+        xf, info = newton_solve(fun, x_start[fr], tol, maxiter, max_backtracks=29,
+                                where="incompressible.solve", accept="none", floor=floor,
+                                roundoff="residual", diverge=1e8, callback=record, reuse=reuse,
+                                admissible=(lambda xf: bool(np.all(_det(_F(body, full(xf)[:n_u]))
+                                                                   > 0))) if barrier else None)
+        return full(xf), info
 
     t0 = time.perf_counter()
     x, path = solve_path(solve_at, x0, steps, "incompressible.solve", adaptive=True,
@@ -977,7 +1051,10 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
     solution behaves as ``r^s`` (:func:`lib.fem.corner_exponent`), so on uniform meshes
     the tip ratio converges only as ``h^(2s)``.  This solves the cantilever on the
     meshes ``(slenderness * ny_k, ny_k)`` (each twice as fine as the last) with
-    :func:`solve` and extrapolates with :func:`lib.fem.corner_extrapolation`.
+    :func:`solve` and extrapolates with :func:`lib.fem.corner_extrapolation`.  For
+    Taylor-Hood each finer mesh starts from the last solution interpolated onto it and
+    keeps the tangent of that start for all its iterations (``reuse``: one sparse LU per
+    mesh; the same ratios to the solver's tolerance).
 
     Parameters
     ----------
@@ -1020,15 +1097,23 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
     ratios, prev = [], None
     for nx, n in meshes:
         b = cantilever(nx, n, formulation, mat, slenderness=L)
-        # Newton on each finer mesh starts from the last solution, interpolated onto it
+        # Newton on each finer mesh starts from the last solution, interpolated onto it,
+        # close enough that the tangent at that start serves every iteration (one sparse
+        # LU per fine mesh; the same solution to the solver's tolerance)
         x0 = None if prev is None or formulation != "P2P1" else _prolong(*prev, b)
-        x = solve(b, tip_load(b, alpha), steps=steps, x0=x0).x
+        x = solve(b, tip_load(b, alpha), steps=steps, x0=x0,
+                  reuse=1 if x0 is None else _REUSE_PROLONGED).x
         ratios.append(tip_ratio(b, x, alpha))
         prev = (b, x)
     ratios = np.array(ratios)
     value, error, E = fem.corner_extrapolation(ratios, mat.nu)
     return TipReference(value, error, tuple(meshes), ratios, E,
                         2 * fem.corner_exponent(mat.nu))
+
+
+#: Newton iterations served by one tangent on a mesh started from the prolonged coarse
+#: solution (:func:`reference_tip_ratio`): all of them (solve's maxiter is 25).
+_REUSE_PROLONGED = 25
 
 
 def _prolong(coarse, xc, fine):
@@ -1146,7 +1231,7 @@ def dynamics_force(body, load=None):
     def force(x_free):
         x = np.zeros(n)
         x[fr] = x_free
-        return _residual(body, x, load)[0][fr], _hessian(body, x)[fr][:, fr]
+        return _residual(body, x, load)[0][fr], _hessian(body, x, free=True)
 
     return force
 

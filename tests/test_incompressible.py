@@ -439,3 +439,58 @@ def test_cantilever_solution_is_the_plain_solve_and_is_computed_once():
     assert inc.cantilever_solution(10, 1, "T6", 0.499, alpha=0.25)[1] is not r
     with pytest.raises(ValueError):
         r.x[0] = 1.0
+
+
+@pytest.mark.parametrize("formulation", inc.FORMULATIONS)
+def test_tangent_placed_by_the_plan_is_the_block_assembly_entry_for_entry(formulation):
+    # the full tangent and its free part, placed by the per-body plan, are exactly the
+    # blocks assembled and laid out the plain way (COO triplets, sp.bmat, K[free][:, free])
+    import scipy.sparse as sp
+    from lib.fe import assemble_matrix
+    b = inc.cantilever(6, 2, formulation, inc.neo_hookean(1.0, 0.5 if formulation in inc.MIXED
+                                                           else 0.49))
+    x = np.zeros(b.n_u + b.n_p)
+    x[b.free] = 1e-2 * RNG.standard_normal(b.free.size)
+    u, p = x[:b.n_u], x[b.n_u:]
+    F = inc._F(b, u)
+    G, w = b.geom.G, b.geom.w
+    _, _, A = inc._kernel(b.material, F, inc._point_vol(b, p, inc._det(F)), 2)
+    Ke = np.einsum("eq,eqaJ,eqiJkL,eqbL->eaibk", w, G, A, G, optimize=True)
+    Ke = Ke.reshape(len(G), 2 * G.shape[2], -1)
+    if formulation == "Fbar":
+        be = np.einsum("eq,eqiJ,eqaJ->eai", w, inc._H(F), G, optimize=True).reshape(len(G), -1)
+        Ke = Ke + (b.material.kappa / b.area)[:, None, None] * be[:, :, None] * be[:, None, :]
+    K = assemble_matrix(b.geom, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
+    if b.mixed:
+        rows, cols, prow, pcol = b._up
+        Be = np.einsum("eq,eqiJ,eqaJ,qc->eaic", w, inc._H(F), G, b.Np, optimize=True)
+        Kup = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(b.n_u, b.n_p))
+        Ce = -0.0 * np.einsum("eq,qc,qd->ecd", w, b.Np, b.Np)     # 1/kappa = 0 at nu = 0.5
+        Kpp = sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(b.n_p, b.n_p))
+        K = sp.bmat([[K, Kup], [Kup.T, Kpp]], format="csr")
+    for got, want in ((inc.hessian(b, x), K), (inc._hessian(b, x, free=True),
+                                               K[b.free][:, b.free])):
+        assert got.shape == want.shape
+        assert np.array_equal(got.indptr, want.indptr)
+        assert np.array_equal(got.indices, want.indices)
+        assert np.array_equal(got.data, want.data)
+
+
+def test_modified_newton_reaches_newtons_solution_on_one_factorisation(monkeypatch):
+    # from a close start (the coarse solution interpolated), the tangent of the start
+    # serves every iteration: one factorisation, more (linearly converging) iterations,
+    # the same solution to the tolerance
+    from lib.solvers import newton as newton_module
+    mat = inc.neo_hookean(1.0, 0.4999)
+    bc, bf = inc.cantilever(10, 1, "P2P1", mat), inc.cantilever(20, 2, "P2P1", mat)
+    x0 = inc._prolong(bc, inc.solve(bc, inc.tip_load(bc, 1.0)).x, bf)
+    calls = []
+    orig = newton_module.factor
+    monkeypatch.setattr(newton_module, "factor",
+                        lambda *a, **k: calls.append(1) or orig(*a, **k))
+    newton = inc.solve(bf, inc.tip_load(bf, 1.0), steps=1, x0=x0)
+    n_newton, calls[:] = len(calls), []
+    modified = inc.solve(bf, inc.tip_load(bf, 1.0), steps=1, x0=x0, reuse=25)
+    assert len(calls) == 1 and n_newton == newton.newton_total >= 3
+    assert modified.newton_total > newton.newton_total and modified.residual <= 1e-10
+    assert np.abs(modified.x - newton.x).max() <= 1e-9 * np.abs(newton.x).max()
