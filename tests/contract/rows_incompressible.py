@@ -53,7 +53,7 @@ def _body_x(name, loads=False, form="T6"):
 def _solve_valid():
     b = _b("P2P1", 0.49)
     return (b, inc.tip_load(b, 0.3)), dict(steps=1, tol=1e-10, maxiter=20, x0=np.zeros(
-        b.n_u + b.n_p), max_cuts=2, reuse=1)
+        b.n_u + b.n_p), max_cuts=2, reuse=1, lu="general")
 
 
 def _solve_extra_valid():
@@ -111,7 +111,8 @@ CALLS = [
     _row("solve", _solve_valid,
          {"body": BODY(0), "load": Kind(dict(array().cases, zero=lambda v: 0 * v), 1),
           "steps": integer(low=1), "tol": nonnegative(), "maxiter": integer(low=0),
-          "x0": array(skip=("None",)), "max_cuts": integer(low=0), "reuse": integer(low=1)}),
+          "x0": array(skip=("None",)), "max_cuts": integer(low=0), "reuse": integer(low=1),
+          "lu": choice()}),
     _row("solve[extra]", _solve_extra_valid,
          {"extra": function(skip=("None",)), "extra_scale": positive(skip=("None",))}),
     _row("inf_sup", lambda: ((_b("P2P1"),), {}),
