@@ -101,6 +101,7 @@ from .core import checks, so3
 from .core.linalg import factor
 from .core.errors import SolveError
 from .solvers import cone
+from . import kernels as _kernels
 from . import rod3d as r3
 
 __all__ = [
@@ -1144,7 +1145,7 @@ def _joint_torques_cf(R, moments):
 
 def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4, t_end=0.25,
                      grav=None, load=None, moments=None, every=None, keep_x=False,
-                     check_limit=True, penetration_tol=None, damping=None):
+                     check_limit=True, penetration_tol=None, damping=None, *, kernels=None):
     r"""Formulation (a): penalty contact and smoothed friction, explicit Lie-group Verlet.
 
     Each step: half drift, forces (elastic, gravity, ``load``, contact at the
@@ -1171,6 +1172,10 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     check_limit : refuse a ``dt`` above :func:`explicit_limit` (``ValueError``)
     penetration_tol : largest initial penetration accepted (default ``1e-2 r``)
     damping : None (the rod's rate) or a rate per batch member ([B]) (1/s)
+    kernels : None (the switch of :mod:`lib.kernels`), True or False: with the kernels on,
+        the steps between two records run in the compiled twin
+        :func:`lib.kernels.contact.penalty_run` of the loop below (the same arithmetic,
+        element by element; the moments are evaluated here, at the same times)
 
     Returns
     -------
@@ -1188,6 +1193,8 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     x, Q, v, w, lead = _initial(rod, plane, state, v, w, tol, batch=True)
     g = _grav(grav, lead)
     keep_x = checks.boolean(keep_x, "keep_x")
+    if kernels is not None:
+        checks.boolean(kernels, "kernels")
     if moments is not None:
         checks.function(moments, "moments")
     if checks.boolean(check_limit, "check_limit"):
@@ -1232,6 +1239,10 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
 
     recs = [record(0.0)]
     xs = [back(X).copy()] if keep_x else None
+    if _kernels.use(kernels):
+        return _penalty_compiled(rod, plane, friction, penalty, X, Qc, Vv, Ww, fe, fg, mn, Jb,
+                                 decay_v, decay_w, damped, moments, dt, nsteps, every, lead,
+                                 B, recs, xs, back)
     f_n = None
     with np.errstate(all="ignore"):
         X = X + h * Vv                       # the first half drift; later ones are merged
@@ -1267,6 +1278,47 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
                 X = X + dt * Vv
                 Qc = _quat_step_cf(Qc, dt * Ww)
     fn_out = f_n if lead else f_n[0]
+    return _run(rod, plane, recs, back(X), back(Qc), back(Vv), back(Ww), fn_out, nsteps, dt, xs)
+
+
+def _penalty_compiled(rod, plane, friction, penalty, X, Qc, Vv, Ww, fe, fg, mn, Jb, decay_v,
+                      decay_w, damped, moments, dt, nsteps, every, lead, B, recs, xs, back):
+    """The loop of :func:`simulate_penalty` by :func:`lib.kernels.contact.penalty_run`:
+    one call per stretch of steps between two records (the records as there)."""
+    from .kernels import contact as kc
+
+    def arr(a, shape=None):                  # a writable C-contiguous float copy: one
+        a = np.asarray(a, dtype=float)       # compiled signature (no read-only views)
+        return np.array(a if shape is None else np.broadcast_to(a, shape), dtype=float, order="C")
+
+    X, Qc, Vv, Ww = (arr(a) for a in (X, Qc, Vv, Ww))
+    st, kt = (arr(m, (B, 3)) for m in (friction.static, friction.kinetic))
+    fn = np.zeros((B, rod.N))
+    none = np.zeros((0, 3, B, rod.N - 1))
+    args = (arr(fe, X.shape), arr(fg, X.shape), arr(mn[0, 0]), arr(Jb[:, 0, :]),
+            arr(decay_v, (1, B, 1)).reshape(B), arr(decay_w, (3, B, rod.N)), bool(damped), st, kt,
+            float(rod.ell), float(rod.radius), float(rod.EA), float(rod.kGA), float(rod.GJ),
+            float(rod.EI), arr(plane.normal), arr(plane.origin), float(-penalty.stiffness * rod.ell),
+            float(penalty.damping * rod.ell), float(penalty.slip_speed), float(_DROP), fn)
+    k0 = 1
+    while k0 <= nsteps:
+        k1 = min(nsteps, -(-k0 // every) * every)         # the next recorded step
+        if moments is None:
+            mom = none
+        else:
+            mom = np.empty((k1 - k0 + 1, 3, B, rod.N - 1))
+            for k in range(k0, k1 + 1):
+                m = np.asarray(moments((k - 0.5) * dt), dtype=float)
+                mom[k - k0] = np.moveaxis(np.broadcast_to(m, (B, rod.N - 1, 3)), -1, 0)
+        bad = kc.penalty_run(X, Qc, Vv, Ww, k0, k1, True, float(dt), mom, *args)
+        if bad:
+            raise ContactSolveError(f"penalty (explicit): the motion became non-finite "
+                                    f"by step {bad} (t = {bad * dt:.6g} s), dt = {dt:.3e} s")
+        recs.append((k1 * dt,) + _record(rod, plane, back(X), back(Vv), back(Ww)))
+        if xs is not None:
+            xs.append(back(X).copy())
+        k0 = k1 + 1
+    fn_out = fn if lead else fn[0]
     return _run(rod, plane, recs, back(X), back(Qc), back(Vv), back(Ww), fn_out, nsteps, dt, xs)
 
 
