@@ -16,6 +16,9 @@ Modules
   torques, the Lie-group position Verlet over many steps;
 * ``lib.kernels.pcc``: the PCC equations of motion of :mod:`lib.pcc` (mass matrix, forces
   and their Cholesky solve per right-hand side of ``solve_ivp``);
+* ``lib.kernels.contact``: the explicit penalty-contact loop of
+  :func:`lib.contact.simulate_penalty` (rod forces, plane contact, smoothed anisotropic
+  friction, muscle moments, damping), many steps per call;
 * ``lib.kernels.banded``: :class:`~lib.kernels.banded.SymmetricBanded`, a symmetric
   banded matrix the implicit integrators factor by banded Cholesky (banded LU if it is
   not positive definite), and its rank-one update; NumPy / SciPy only (its product
@@ -32,8 +35,8 @@ The switch
 * per call: the keyword ``kernels=False`` (``True`` forces them on; the default
   ``None`` follows the two switches above) of :func:`lib.rod.gradient`,
   :func:`lib.rod.banded_hessian`, :func:`lib.rod.verlet`, :func:`lib.rod3d.gradient`,
-  :func:`lib.rod3d.lie_verlet`, :func:`lib.pcc.accel`, :func:`lib.pcc.ode` and
-  :func:`lib.pcc.simulate`.
+  :func:`lib.rod3d.lie_verlet`, :func:`lib.pcc.accel`, :func:`lib.pcc.ode`,
+  :func:`lib.pcc.simulate` and :func:`lib.contact.simulate_penalty`.
 
 With the kernels off every face runs exactly its NumPy code, the code the chapters
 print.  If numba cannot be imported the kernels are off (with one warning).
@@ -139,7 +142,7 @@ def disabled():
 def __getattr__(name):
     """The compiled modules on first access (``lib.kernels.planar``, ``.spatial``), so that
     importing :mod:`lib.kernels` does not import numba."""
-    if name in ("planar", "spatial", "banded", "bandops", "pcc"):
+    if name in ("planar", "spatial", "banded", "bandops", "pcc", "contact"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
