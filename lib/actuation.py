@@ -90,6 +90,31 @@ vanishes.  At the fixed point the box multipliers of step 1 are those of the non
 problem ``min 1/2 |y(tau) - y*|^2`` over the box: ``lambda_i > 0`` only on an active
 bound (complementarity) and ``d(dist^2/2)/d tau_max,i = -lambda_i``.
 
+Tendons as they are: capstan friction at the eyelets (stick-slip)
+------------------------------------------------------------------
+A tendon through eyelets (``sheath=False``) with Coulomb friction ``mu`` where it turns:
+each segment j between eyelets j and j+1 carries its own tension ``tau_j`` (segment 0
+leaves the clamp eyelet: ``tau_0 = tau_m``, the motor's), and the rod takes the
+generalised force ``sum_j tau_j d l_j / dq`` (eyelet forces ``tau_{j-1} u_{j-1} - tau_j
+u_j``).  At eyelet j the tendon turns by ``alpha_j`` (:func:`wrap_angles`) and friction
+allows, by the Euler-Eytelwein (capstan) law applied to that turn,
+
+.. math:: \tau_{j-1} e^{-\mu\alpha_j} \le \tau_j \le \tau_{j-1} e^{\mu\alpha_j},
+
+with equality where the cable slides (pulled in by the motor: lower edge, so the
+tension decays as ``tau_m e^{-mu theta}`` over the accumulated wrap ``theta``; paid
+out: upper edge).  Assumptions of the model: a rigid (inextensible) cable, so a segment
+inside the band does not move and keeps its tension (stick); quasi-static steps of the
+motor tension; the friction acts at the eyelets only (no distributed sheath contact
+between them; the turning angles converge to the continuous wrap as the eyelets get
+dense); no friction where the tendon leaves the base (a straight sheath there); the
+tension at a motor tension of zero is zero everywhere (no pre-tension).  Each step is
+the fixed point of "rod at frozen segment tensions" (Newton on the conservative
+``Pi_rod + sum_j tau_j l_j``) and "tensions clipped into the band at the new wrap
+angles" (:func:`friction_static`, :func:`friction_sweep`).  The tendon-sheath
+literature models the same band with the cable's elasticity added (Wang, Sun and Phee
+2013); here the cable is rigid.
+
 Array layouts
 -------------
 rod state ``q``: (3N,) ``[phi_e, x_{e+1}, y_{e+1}]`` as in :mod:`lib.rod`.
@@ -101,7 +126,11 @@ References
 Rucker and Webster (2011), IEEE T-RO 27(6) (tendon routing on Cosserat rods);
 Duriez (2013), ICRA (real-time FEM control of soft robots);
 Coevoet et al. (2017), Advanced Robotics 31(22) (SOFA SoftRobots, inverse QP);
-Armanini et al. (2023), IEEE T-RO 39(3); Arnold and Brüls (2007) / Chung and Hulbert
+Armanini et al. (2023), IEEE T-RO 39(3);
+Eytelwein (1808), Handbuch der Statik fester Körper (the capstan / belt-friction law
+``T_1 = T_0 e^{mu theta}``, after Euler);
+Wang, Sun and Phee (2013), Robotica, doi:10.1017/S0263574713000386 (tendon-sheath
+friction and hysteresis for robot control); Arnold and Brüls (2007) / Chung and Hulbert
 (1993) for the generalised-alpha integrator used in :func:`ramp_response`.
 
 Examples
@@ -149,6 +178,8 @@ __all__ = [
     "ramp_response",
     # the same tendon on the FEM arm
     "cable_length", "cable_gradient", "cable_hessian", "cable_static",
+    # tendons as they are: capstan friction with stick-slip
+    "wrap_angles", "capstan_tensions", "friction_static", "friction_sweep",
 ]
 
 _TINY = np.finfo(float).tiny
@@ -611,10 +642,13 @@ def tendon_gradient(rod, tendon, q):
     return _tendon_gradient(rod, tendon, _check_q(_check_tendon(rod, tendon), q))
 
 
-def _tendon_gradient(rod, tendon, q):
+def _tendon_gradient(rod, tendon, q, seg=None):
+    """``seg``: per-segment tensions (M-1,), the gradient of ``sum_j seg_j l_j`` (eyelets only)."""
     if tendon.sheath:
         return _sheath_gradient(rod, tendon, q)
     p, t, n, v, ln, u = _segments(rod, tendon, q)
+    if seg is not None:
+        u = seg[:, None] * u
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
@@ -657,9 +691,10 @@ def tendon_hessian(rod, tendon, q, symmetrise=True):
                            checks.boolean(symmetrise, "symmetrise"))
 
 
-def _tendon_hessian(rod, tendon, q, symmetrise=True):
+def _tendon_hessian(rod, tendon, q, symmetrise=True, seg=None):
     """The Hessian of :func:`tendon_hessian`; ``symmetrise=False`` returns the assembly as
-    it is (element blocks summed in COO order), for testing its symmetry."""
+    it is (element blocks summed in COO order), for testing its symmetry.  ``seg``:
+    per-segment tensions (M-1,), the Hessian of ``sum_j seg_j l_j`` (eyelets only)."""
     if tendon.sheath:
         return _sheath_hessian(rod, tendon, q, symmetrise)
     p, t, n, v, ln, u = _segments(rod, tendon, q)
@@ -680,6 +715,9 @@ def _tendon_hessian(rod, tendon, q, symmetrise=True):
     Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)            # (M-1, 2, 2 nc) segment Jacobians
     Hb = (np.eye(2)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
     He = np.swapaxes(Js, 1, 2) @ (Hb @ Js)                     # (M-1, 2 nc, 2 nc)
+    if seg is not None:
+        He = He * seg[:, None, None]
+        u = seg[:, None] * u
     F = np.zeros_like(p)
     F[1:] += u
     F[:-1] -= u
@@ -1845,3 +1883,264 @@ def cable_static(model, cables, tensions, steps=10, tol=1e-10, maxiter=30, u0=No
 
     _, path = load_path(solve_at, u, steps=steps, record=True)
     return taus, np.array([u] + path.states)
+
+
+# --------------------------------------------------------------------------------------
+# tendons as they are: capstan friction at the eyelets (stick-slip), displacement control
+# --------------------------------------------------------------------------------------
+def _eyelet_tendon(rod, tendon, name="tendon"):
+    _check_tendon(rod, tendon, name)
+    if tendon.sheath:
+        raise ValueError(f"{name} must run through eyelets (sheath=False): friction and the "
+                         "segment tensions are defined per segment between eyelets")
+    return tendon
+
+
+def _wrap(rod, tendon, q):
+    """Unsigned turning angles of the tendon at its interior eyelets, (M-2,)."""
+    u = _segments(rod, tendon, q)[5]
+    a, b = u[:-1], u[1:]
+    return np.abs(np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], np.einsum("ij,ij->i", a, b)))
+
+
+def wrap_angles(rod, tendon, q):
+    r"""Turning angles ``alpha_j >= 0`` of an eyelet tendon at its interior eyelets, (M-2,).
+
+    ``alpha_j = |angle(u_{j-1}, u_j)|`` between the unit directions of the segments that
+    meet at eyelet j; ``theta_j = alpha_1 + ... + alpha_j`` is the wrap angle accumulated
+    from the motor (the clamp eyelet, where the tendon leaves the base along the rod
+    axis; no turning is counted there) to segment j.  On a circular arc of angle
+    ``Phi`` with eyelets at the element centres the total wrap is about
+    ``Phi (1 - 1/(2N))``: it converges to ``Phi`` at first order in 1/N (the chords of
+    the first and last half elements are not turned against each other).
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(4)
+    >>> wrap_angles(r, make_tendon(r, 0.02), rd.straight(r)).tolist()
+    [0.0, 0.0, 0.0, 0.0]
+    """
+    _eyelet_tendon(_check_rod(rod), tendon)
+    return _wrap(rod, tendon, _check_q(rod, q))
+
+
+_DIRECTIONS = ("loading", "unloading")
+
+
+def _chain(tau_m, mu, alpha, old):
+    """Segment tensions by the capstan band, motor first: ``tau_0 = tau_m``,
+    ``tau_j = clip(old_j, tau_{j-1} e^{-mu alpha_j}, tau_{j-1} e^{mu alpha_j})``."""
+    lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
+    tau = np.empty(alpha.size + 1)
+    tau[0] = tau_m
+    for j in range(alpha.size):
+        tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+    return tau
+
+
+def capstan_tensions(rod, tendon, q, motor_tension, mu, direction="loading"):
+    r"""Segment tensions of a slipping tendon: ``tau_j = tau_m exp(-+ mu theta_j)``, (M-1,).
+
+    The Euler-Eytelwein (capstan) law ``|d ln tau| <= mu d theta`` holds with equality
+    where the cable slides: pulled in by the motor ("loading": it slides towards the
+    motor and friction opposes, so the tension decays away from the motor,
+    ``tau_j = tau_m e^{-mu theta_j}``), or paid out ("unloading": ``e^{+mu theta_j}``).
+    ``theta_j`` is the wrap accumulated over the eyelets between the motor and segment
+    j (:func:`wrap_angles`).
+
+    Parameters
+    ----------
+    rod, tendon : an eyelet tendon (``sheath=False``) of ``rod``
+    q : (3N,) state
+    motor_tension : float >= 0
+    mu : float >= 0, friction coefficient
+    direction : {"loading", "unloading"}
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(4)
+    >>> capstan_tensions(r, make_tendon(r, 0.02), rd.straight(r), 2.0, 0.2).tolist()
+    [2.0, 2.0, 2.0, 2.0, 2.0]
+    """
+    _eyelet_tendon(_check_rod(rod), tendon)
+    q = _check_q(rod, q)
+    tau_m = checks.nonnegative(motor_tension, "motor_tension")
+    mu = checks.nonnegative(mu, "mu")
+    sgn = -1.0 if checks.choice(direction, "direction", _DIRECTIONS) == "loading" else 1.0
+    theta = np.concatenate([[0.0], np.cumsum(_wrap(rod, tendon, q))])
+    return tau_m * np.exp(sgn * mu * theta)
+
+
+def _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where):
+    """Newton at frozen segment tensions: the potential ``Pi_rod + sum_j seg_j l_j``."""
+    fscale = max(rod.EI / rod.L, float(np.max(seg, initial=0.0)),
+                 0.0 if load is None else float(np.abs(load).max()), abs(grav) * rod.rhoA * rod.L)
+    floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
+
+    def energy(q):
+        return _rod.energy(rod, q, load, grav) + float(seg @ _segments(rod, tendon, q)[4])
+
+    def fun(q):
+        g = _rod.gradient(rod, q, load, grav) + _tendon_gradient(rod, tendon, q, seg)
+        return g, lambda: (_rod.hessian(rod, q) + _tendon_hessian(rod, tendon, q, seg=seg)).tocsr()
+
+    return newton_solve(fun, q, tol, maxiter, max_backtracks=33, where=where,
+                        accept="energy-or-residual", scale=fscale, floor=floor,
+                        roundoff="correction", xtol=1e-14 * rod.L, xtol_rel=0.0, energy=energy,
+                        admissible=lambda q: _apart(rod, [tendon], q))
+
+
+def _friction_step(rod, tendon, tau_m, mu, old, q, load, grav, tol, maxiter, fp_tol, fp_maxiter,
+                   where):
+    """One quasi-static step: the fixed point of q -> equilibrium at the band-clipped
+    tensions ``_chain(tau_m, mu, wrap(q), old)``.  Returns (q, segment tensions, iterations)."""
+    seg = _chain(tau_m, mu, _wrap(rod, tendon, q), old)
+    for it in range(1, fp_maxiter + 1):
+        q, _ = _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where)
+        new = _chain(tau_m, mu, _wrap(rod, tendon, q), old)
+        change = float(np.abs(new - seg).max(initial=0.0))
+        seg = new
+        if change <= fp_tol * max(tau_m, _TINY):
+            q, _ = _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where)
+            return q, seg, it
+    raise ActuationSolveError(where=where, iteration=fp_maxiter, residual=change,
+                              tol=fp_tol * tau_m, reason="maxiter",
+                              message="the tension / wrap-angle fixed point did not settle")
+
+
+def _friction_args(rod, tendon, mu, load, grav, q0, tol, maxiter, fp_tol, fp_maxiter):
+    _eyelet_tendon(_check_rod(rod), tendon)
+    mu = checks.nonnegative(mu, "mu")
+    load, grav = _check_loads(load, grav)
+    q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0")
+    return (mu, load, grav, q, checks.nonnegative(tol, "tol"),
+            checks.integer(maxiter, "maxiter", low=0), checks.nonnegative(fp_tol, "fp_tol"),
+            checks.integer(fp_maxiter, "fp_maxiter", low=1))
+
+
+@_solve_errors
+def friction_static(rod, tendon, motor_tension, mu, direction="loading", steps=10, load=None,
+                    grav=0.0, q0=None, tol=1e-10, maxiter=50, fp_tol=1e-12, fp_maxiter=200):
+    r"""Equilibrium under a tendon slipping through its eyelets with capstan friction.
+
+    Each segment j between eyelets carries its own tension ``tau_j`` and the eyelets
+    take the forces ``tau_{j-1} u_{j-1} - tau_j u_j`` (the anchor ``tau_last u_last``):
+    the generalised force is ``sum_j tau_j d l_j / dq``.  With the cable sliding in
+    ``direction`` everywhere, ``tau_j = tau_m e^{-+ mu theta_j(q)}``
+    (:func:`capstan_tensions`); the equilibrium is the fixed point of
+    "solve the rod at frozen segment tensions (Newton, symmetric tangent of
+    ``Pi_rod + sum_j tau_j l_j``)" and "re-evaluate the tensions from the wrap angles",
+    reached along ``steps`` equal motor-tension increments.  ``mu = 0`` is
+    :func:`static` with one tendon (to round-off).
+
+    Parameters
+    ----------
+    rod, tendon : an eyelet tendon (``sheath=False``) of ``rod``
+    motor_tension : float >= 0
+    mu : float >= 0
+    direction : {"loading", "unloading"}
+    steps : int >= 1; load, grav : as in :func:`static`; q0 : optional start state
+    tol, maxiter : Newton per frozen-tension solve (as in :func:`static`)
+    fp_tol, fp_maxiter : the fixed point stops when no segment tension moves by more
+        than ``fp_tol * motor_tension``
+
+    Returns
+    -------
+    q : (3N,) equilibrium; tensions : (M-1,) segment tensions, motor first
+
+    Raises
+    ------
+    ValueError
+        Naming a bad argument (``mu < 0``, a sheath tendon, NaN).
+    ActuationSolveError
+        Newton or the fixed point did not converge.
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(10)
+    >>> q, tau = friction_static(r, make_tendon(r, 0.04), 10.0, 0.2, steps=2)
+    >>> round(float(tau[-1] / tau[0]), 3), round(float(np.exp(-0.2 * wrap_angles(r, make_tendon(r, 0.04), q).sum())), 3)
+    (0.931, 0.931)
+    """
+    mu, load, grav, q, tol, maxiter, fp_tol, fp_maxiter = _friction_args(
+        rod, tendon, mu, load, grav, q0, tol, maxiter, fp_tol, fp_maxiter)
+    tau1 = checks.nonnegative(motor_tension, "motor_tension")
+    loading = checks.choice(direction, "direction", _DIRECTIONS) == "loading"
+    steps = checks.integer(steps, "steps", low=1)
+    old = np.full(tendon.n_eyelets - 1, 0.0 if loading else np.inf)
+    where = "actuation.friction_static"
+    seg = None
+    for i, tm in enumerate(np.linspace(0.0, tau1, steps + 1)[1:], 1):
+        try:
+            q, seg, _ = _friction_step(rod, tendon, tm, mu, old, q, load, grav, tol, maxiter,
+                                       fp_tol, fp_maxiter, where)
+        except SolveError as err:
+            raise err.located(step=i, nsteps=steps) from err
+    return q, seg
+
+
+@_solve_errors
+def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None, tensions0=None,
+                   tol=1e-10, maxiter=50, fp_tol=1e-12, fp_maxiter=200):
+    r"""Quasi-static sweep of the motor tension with capstan stick-slip at the eyelets.
+
+    Model (a rigid cable, Coulomb friction at each eyelet, quasi-static): between two
+    motor tensions a segment's tension can move only within the band of the capstan
+    inequality ``|d ln tau| <= mu d theta``; going from the motor to the anchor,
+
+    .. math:: \tau_0 = \tau_m,\qquad
+              \tau_j = \operatorname{clip}\bigl(\tau_j^{\text{old}},\;
+              \tau_{j-1} e^{-\mu\alpha_j},\; \tau_{j-1} e^{\mu\alpha_j}\bigr),
+
+    so a segment whose old tension lies inside the band sticks (its tension frozen) and
+    one pushed to an edge slides (loading: lower edge, unloading: upper edge).  The turning
+    angles ``alpha_j`` are those of the new state: each step is the fixed point of
+    :func:`friction_static`'s two stages with the clip in place of the slipping law.
+
+    Parameters
+    ----------
+    rod, tendon : an eyelet tendon (``sheath=False``) of ``rod``
+    motor_tensions : (n,) motor tensions >= 0, in order (e.g. up then down)
+    mu : float >= 0
+    load, grav, q0, tol, maxiter, fp_tol, fp_maxiter : as in :func:`friction_static`
+    tensions0 : (M-1,) optional segment tensions at ``q0`` (default 0: a slack start)
+
+    Returns
+    -------
+    Q : (n, 3N) equilibria; T : (n, M-1) segment tensions, motor first
+
+    Raises
+    ------
+    ValueError
+        Naming a bad argument.
+    ActuationSolveError
+        Newton or the fixed point did not converge at a step (it is named).
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(10)
+    >>> t = make_tendon(r, 0.04)
+    >>> Q, T = friction_sweep(r, t, [5.0, 10.0, 5.0], 0.3)
+    >>> [round(float(Q[i, -3]), 3) for i in range(3)]      # tip angle: up, top, down (higher)
+    [0.187, 0.37, 0.198]
+    """
+    mu, load, grav, q, tol, maxiter, fp_tol, fp_maxiter = _friction_args(
+        rod, tendon, mu, load, grav, q0, tol, maxiter, fp_tol, fp_maxiter)
+    tm = checks.vector(motor_tensions, "motor_tensions", low=0.0)
+    old = (np.zeros(tendon.n_eyelets - 1) if tensions0 is None else
+           checks.vector(tensions0, "tensions0", tendon.n_eyelets - 1, low=0.0))
+    where = "actuation.friction_sweep"
+    Q, T = [], []
+    for i, t in enumerate(tm):
+        try:
+            q, old, _ = _friction_step(rod, tendon, float(t), mu, old, q, load, grav, tol,
+                                       maxiter, fp_tol, fp_maxiter, where)
+        except SolveError as err:
+            raise err.located(step=i, nsteps=tm.size) from err
+        Q.append(q)
+        T.append(old)
+    return np.array(Q), np.array(T)

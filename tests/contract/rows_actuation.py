@@ -207,6 +207,42 @@ CALLS = [
 ]
 
 
+# ------------------------------------------------------------ tendons as they are (friction)
+_SHEATH_TENDON = lambda valid: ac.make_tendon(_rod(), 0.03, sheath=True)
+_EYELET_TENDON = Kind(dict(model(wrong=_OTHER_TENDON).cases, sheath=_SHEATH_TENDON), position=1)
+_FRICTION = {"rod": _ROD, "tendon": _EYELET_TENDON, "mu": nonnegative(position=3),
+             "load": array(skip=("None",)), "grav": real(), "q0": array(skip=("None",)),
+             "tol": nonnegative(), "maxiter": integer(low=0), "fp_tol": nonnegative(),
+             "fp_maxiter": integer(low=1)}
+CALLS += [
+    Call("actuation.wrap_angles", ac.wrap_angles,
+         lambda: ((lambda r: (r, ac.make_tendon(r, 0.03), _q(r)))(_rod()), {}),
+         {"rod": _ROD, "tendon": _EYELET_TENDON, "q": array(position=2)}),
+    Call("actuation.capstan_tensions", ac.capstan_tensions,
+         lambda: ((lambda r: (r, ac.make_tendon(r, 0.03), _q(r), 2.0, 0.2))(_rod()),
+                  dict(direction="unloading")),
+         {"rod": _ROD, "tendon": _EYELET_TENDON, "q": array(position=2),
+          "motor_tension": nonnegative(position=3), "mu": nonnegative(position=4),
+          "direction": choice()}),
+    Call("actuation.friction_static", ac.friction_static,
+         lambda: ((lambda r: (r, ac.make_tendon(r, 0.03), 2.0, 0.2))(_rod()),
+                  dict(direction="loading", steps=1, load=(0.0, -0.1, 0.0), grav=0.1,
+                       q0=rod.straight(_rod()), tol=1e-10, maxiter=20, fp_tol=1e-12,
+                       fp_maxiter=100)),
+         dict(_FRICTION, motor_tension=nonnegative(position=2), direction=choice(),
+              steps=integer(low=1))),
+    Call("actuation.friction_sweep", ac.friction_sweep,
+         lambda: ((lambda r: (r, ac.make_tendon(r, 0.03), [1.0, 2.0, 1.0], 0.2))(_rod()),
+                  dict(load=(0.0, -0.1, 0.0), grav=0.1, q0=rod.straight(_rod()),
+                       tensions0=np.zeros(5), tol=1e-10, maxiter=20, fp_tol=1e-12,
+                       fp_maxiter=100)),
+         dict(_FRICTION, motor_tensions=Kind(dict(array(skip=("short",)).cases,
+                                                  negative=_const([1.0, -1.0])), position=2),
+              tensions0=Kind(dict(array(skip=("None",)).cases,
+                                  negative=_const([0.0, 0.0, -1.0, 0.0, 0.0]))))),
+]
+
+
 def _fem_state(m, rng):
     return 1e-3 * rng.standard_normal(m.n_dofs)
 
