@@ -887,8 +887,10 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     all iterations.  The default ``reuse = 1`` is Newton's method.  ``lu`` picks
     SuperLU's mode for the tangent: ``"general"`` (the default: COLAMD column ordering,
     partial pivoting) or ``"symmetric"`` (minimum degree on ``A + A^T``, the diagonal
-    pivot kept unless it is below 1/100 of its column: for these symmetric tangents
-    about half the fill and factorisation time on fine meshes).
+    pivot kept unless it is below 1/100 of its column): for Taylor-Hood tangents about
+    half the fill and factorisation time on fine meshes, but not for every body (with
+    the element-wise pressures of ``"P2P0"`` or ``"P2P1disc"`` on an 80 x 8 mesh it
+    fills catastrophically and runs for minutes), so it is not the default.
 
     Returns
     -------
@@ -1087,7 +1089,8 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
     :func:`solve` and extrapolates with :func:`lib.fem.corner_extrapolation`.  For
     Taylor-Hood each finer mesh starts from the last solution interpolated onto it and
     keeps the tangent of that start for all its iterations (``reuse``: one sparse LU per
-    mesh, in SuperLU's symmetric mode; the same ratios to the solver's tolerance).
+    mesh, for Taylor-Hood in SuperLU's symmetric mode; the same ratios to the solver's
+    tolerance).
 
     Parameters
     ----------
@@ -1134,7 +1137,8 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
         # close enough that the tangent at that start serves every iteration (one sparse
         # LU per fine mesh; the same solution to the solver's tolerance)
         x0 = None if prev is None or formulation != "P2P1" else _prolong(*prev, b)
-        x = solve(b, tip_load(b, alpha), steps=steps, x0=x0, lu="symmetric",
+        x = solve(b, tip_load(b, alpha), steps=steps, x0=x0,
+                  lu="symmetric" if formulation == "P2P1" else "general",
                   reuse=1 if x0 is None else _REUSE_PROLONGED).x
         ratios.append(tip_ratio(b, x, alpha))
         prev = (b, x)
