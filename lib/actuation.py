@@ -180,6 +180,8 @@ __all__ = [
     "cable_length", "cable_gradient", "cable_hessian", "cable_static",
     # tendons as they are: capstan friction with stick-slip
     "wrap_angles", "capstan_tensions", "friction_static", "friction_sweep",
+    # displacement-controlled cables: slack complementarity, series spring
+    "CableResult", "cable_stroke_static",
 ]
 
 _TINY = np.finfo(float).tiny
@@ -2144,3 +2146,138 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
         Q.append(q)
         T.append(old)
     return np.array(Q), np.array(T)
+
+
+@dataclass(frozen=True)
+class CableResult:
+    """Equilibrium of a displacement-controlled cable (:func:`cable_stroke_static`).
+
+    Attributes
+    ----------
+    q : (3N,) equilibrium
+    tension : float, >= 0 (0 when slack)
+    slack : bool, the cable is longer than its path (``tension == 0``)
+    switch_stroke : float, the stroke at which the cable becomes taut (its path length
+        in the tension-free equilibrium, ``l_ref - l_t(q_free)``)
+    """
+
+    q: np.ndarray
+    tension: float
+    slack: bool
+    switch_stroke: float
+
+
+def _stroke_system(rod, tendon, free_length, compliance, load, grav):
+    """``fun(x) -> (R, J)`` of the taut cable on ``x = [q, tau]``:
+    ``R = [grad Pi_rod + tau dl/dq, l(q) - free_length - compliance tau]``."""
+    n = rod.ndof
+
+    def fun(x):
+        q, tau = x[:n], x[n]
+        g = _tendon_gradient(rod, tendon, q)
+        R = np.concatenate([_rod.gradient(rod, q, load, grav) + tau * g,
+                            [_length(rod, tendon, q) - free_length - compliance * tau]])
+
+        def jac():
+            H = _tendon_hessian(rod, tendon, q)
+            return sp.bmat([[_rod.hessian(rod, q) + tau * H, g[:, None]],
+                            [g[None, :], [[-compliance]]]], format="csc")
+        return R, jac
+    return fun
+
+
+@_solve_errors
+def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None, grav=0.0,
+                        q0=None, tol=1e-10, maxiter=50):
+    r"""Equilibrium of the rod under a displacement-controlled (length-controlled) cable.
+
+    The motor reels in ``stroke`` of cable from its length ``l_ref`` along the straight
+    rod, so ``L_c = l_ref - stroke`` of unstretched cable lies between motor and anchor;
+    with a series spring of stiffness ``k_t`` (tendon elasticity) it stretches by
+    ``tau / k_t``.  The tension is the Lagrange multiplier of the length constraint,
+    with the complementarity of a cable that can only pull:
+
+    .. math::
+        \nabla\Pi_{\text{rod}}(q) + \tau\,\frac{\partial\ell_t}{\partial q} = 0,\qquad
+        \ell_t(q) - L_c - \tau / k_t \le 0,\quad \tau \ge 0,\quad
+        \tau\,\bigl(\ell_t(q) - L_c - \tau/k_t\bigr) = 0 .
+
+    The tension-free equilibrium ``q_free`` (loads only) is solved first; if its path
+    is no longer than ``L_c`` the cable is slack (``tension = 0``, ``slack = True``: a
+    result, not an error).  Else the taut system in ``(q, tau)`` (symmetric indefinite
+    tangent ``[[K + tau d2l, dl], [dl^T, -1/k_t]]``) is solved by Newton along the
+    stroke from the switch stroke ``l_ref - l_t(q_free)`` to ``stroke`` in ``steps``
+    increments (plain Newton, the line search as a fallback: the residual mixes forces
+    and a length, so its norm need not fall on the way to the solution).
+
+    Parameters
+    ----------
+    rod, tendon : a tendon of ``rod`` (eyelets or sheath; frictionless)
+    stroke : float, reeled-in length (may be negative: paid out)
+    stiffness : float > 0 or None (default: an inextensible cable)
+    steps : int >= 1; load, grav : as in :func:`static`; q0 : optional start state
+    tol, maxiter : Newton (per increment)
+
+    Returns
+    -------
+    CableResult
+
+    Raises
+    ------
+    ValueError
+        Naming a bad argument (NaN stroke, ``stiffness <= 0``).
+    ActuationSolveError
+        Newton did not converge, or the taut solution needs a compressive cable.
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(10)
+    >>> t = make_tendon(r, 0.04)
+    >>> res = cable_stroke_static(r, t, 0.01)
+    >>> res.slack, round(res.tension, 3), cable_stroke_static(r, t, -0.01).slack
+    (False, 5.133, True)
+    """
+    _check_tendon(_check_rod(rod), tendon)
+    stroke = checks.real(stroke, "stroke")
+    k = None if stiffness is None else checks.positive(stiffness, "stiffness")
+    steps = checks.integer(steps, "steps", low=1)
+    load, grav = _check_loads(load, grav)
+    q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0")
+    tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    compliance = 0.0 if k is None else 1.0 / k
+    where = "actuation.cable_stroke_static"
+    l_ref = _length(rod, tendon, _rod.straight(rod))
+    zero = np.zeros(1)
+    if load is None and grav == 0.0 and q0 is None:
+        q_free = q
+    else:
+        q_free = _path(rod, [tendon], zero, zero, steps, q, q0 is None, load, grav, tol,
+                       maxiter)[1][-1]
+    switch = l_ref - _length(rod, tendon, q_free)
+    if stroke <= switch:
+        return CableResult(q_free, 0.0, True, float(switch))
+    fscale = max(rod.EI / rod.L, 0.0 if load is None else float(np.abs(load).max()),
+                 abs(grav) * rod.rhoA * rod.L)
+    floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
+    n = rod.ndof
+    scale = np.full(n + 1, fscale)
+    scale[n] = rod.L
+    floors = np.full(n + 1, floor)
+    floors[n] = 64 * np.finfo(float).eps * rod.L
+
+    def solve_at(lam, x):
+        s = switch + lam * (stroke - switch)
+        fun = _stroke_system(rod, tendon, l_ref - s, compliance, load, grav)
+        sc = scale.copy()
+        sc[:n] = max(fscale, abs(x[n]))
+        return newton_solve(fun, x, tol, maxiter, line_search="fallback", max_backtracks=33,
+                            where=where, accept="residual", scale=sc,
+                            floor=floors, roundoff="correction", xtol=1e-14 * rod.L,
+                            xtol_rel=0.0, admissible=lambda x: _apart(rod, [tendon], x[:n]))
+
+    x, _ = load_path(solve_at, np.concatenate([q_free, [0.0]]), steps=steps, where=where)
+    if x[n] < 0:
+        raise ActuationSolveError(where=where, reason="compressive cable",
+                                  message=f"the taut solution needs tension {x[n]:.3e} < 0")
+    return CableResult(x[:n], float(x[n]), False, float(switch))

@@ -181,3 +181,85 @@ def test_bad_input_names_the_argument():
         ac.capstan_tensions(r, t, rd.straight(r), 1.0, 0.1, "both")
     with pytest.raises(ValueError, match=r"\beyelets\b"):
         ac.make_tendon(r, 0.02, eyelets=[0.5, 1.5])          # outside the rod
+
+
+# ------------------------------------------------------------ displacement-controlled cable
+def _stroke_of(r, t, tau, load=None):
+    """Stroke of an inextensible cable at the tension-controlled equilibrium (frictionless)."""
+    q = ac.static(r, [t], [tau], steps=4, load=load)
+    return ac.tendon_length(r, t, rd.straight(r)) - ac.tendon_length(r, t, q), q
+
+
+def test_stroke_system_jacobian_matches_finite_differences():
+    r = rd.make_rod(7)
+    rng = np.random.default_rng(5)
+    for t, comp in ((ac.make_tendon(r, 0.03, anchor=6), 0.0),
+                    (ac.make_tendon(r, 0.03, sheath=True), 0.02)):
+        fun = ac._stroke_system(r, t, 0.97, comp, np.array([0.1, 0.2, 0.0]), 0.3)
+        x = np.concatenate([rd.straight(r) + 0.05 * rng.standard_normal(r.ndof), [3.0]])
+        R, J = fun(x)
+        J = J().toarray()
+        h = 1e-6
+        for _ in range(4):
+            v = rng.standard_normal(x.size)
+            fd = (fun(x + h * v)[0] - fun(x - h * v)[0]) / (2 * h)
+            assert np.abs(fd - J @ v).max() < 1e-6 * np.abs(J @ v).max()
+        assert np.abs(J - J.T).max() == 0.0                 # symmetric saddle tangent
+
+
+LOAD_UP = np.array([0.0, 0.3, 0.0])       # bends the rod towards the tendon: slack at first
+
+
+def test_slack_switch_at_the_stroke_where_the_frictionless_tension_reaches_zero():
+    r = rd.make_rod(12)
+    t = ac.make_tendon(r, 0.04)
+    res = ac.cable_stroke_static(r, t, 0.0, load=LOAD_UP)
+    assert res.slack and res.tension == 0.0 and res.switch_stroke > 1e-3
+    # tension control at small tensions: stroke(tau) is smooth; extrapolated to tau = 0
+    # (quadratically from three points) it is the switch stroke
+    taus = np.array([1e-3, 2e-3, 3e-3])
+    s = np.array([_stroke_of(r, t, ti, LOAD_UP)[0] for ti in taus])
+    s0 = np.polyval(np.polyfit(taus, s, 2), 0.0)
+    assert abs(s0 - res.switch_stroke) < 1e-9
+    eps = 1e-7
+    below = ac.cable_stroke_static(r, t, res.switch_stroke - eps, load=LOAD_UP)
+    above = ac.cable_stroke_static(r, t, res.switch_stroke + eps, load=LOAD_UP)
+    assert below.slack and below.tension == 0.0
+    assert not above.slack and above.tension > 0
+    slope = (s[1] - s[0]) / (taus[1] - taus[0])             # d stroke / d tau at 0
+    assert abs(above.tension - eps / slope) < 1e-3 * eps / slope
+
+
+def test_taut_cable_is_the_tension_controlled_equilibrium_at_its_stroke():
+    r = rd.make_rod(12)
+    t = ac.make_tendon(r, 0.04)
+    for tau in (0.5, 5.0, 20.0):
+        s, q = _stroke_of(r, t, tau, LOAD_UP)
+        res = ac.cable_stroke_static(r, t, s, load=LOAD_UP)
+        assert not res.slack
+        assert abs(res.tension - tau) < 1e-8 * tau
+        assert np.abs(res.q - q).max() < 1e-9
+
+
+def test_series_spring_shifts_the_stroke_by_tau_over_k_exactly():
+    r = rd.make_rod(12)
+    t = ac.make_tendon(r, 0.04)
+    for k in (20.0, 200.0):
+        for tau in (2.0, 10.0):
+            s, q = _stroke_of(r, t, tau)
+            res = ac.cable_stroke_static(r, t, s + tau / k, stiffness=k)
+            assert abs(res.tension - tau) < 1e-8 * tau
+            assert np.abs(res.q - q).max() < 1e-9
+    # the same stroke gives less tension with the spring (the cable takes up some of it)
+    rigid = ac.cable_stroke_static(r, t, 0.02)
+    soft = ac.cable_stroke_static(r, t, 0.02, stiffness=20.0)
+    assert 0 < soft.tension < rigid.tension
+
+
+def test_cable_stroke_bad_input_names_the_argument():
+    r = rd.make_rod(4)
+    t = ac.make_tendon(r, 0.02)
+    with pytest.raises(ValueError, match=r"\bstiffness\b"):
+        ac.cable_stroke_static(r, t, 0.01, stiffness=-1.0)
+    with pytest.raises(ValueError, match=r"\bstroke\b"):
+        ac.cable_stroke_static(r, t, np.nan)

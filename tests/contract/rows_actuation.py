@@ -240,6 +240,14 @@ CALLS += [
                                                   negative=_const([1.0, -1.0])), position=2),
               tensions0=Kind(dict(array(skip=("None",)).cases,
                                   negative=_const([0.0, 0.0, -1.0, 0.0, 0.0]))))),
+    Call("actuation.cable_stroke_static", ac.cable_stroke_static,
+         lambda: ((lambda r: (r, ac.make_tendon(r, 0.03), 0.01))(_rod()),
+                  dict(stiffness=50.0, steps=2, load=(0.0, 0.1, 0.0), grav=0.1,
+                       q0=rod.straight(_rod()), tol=1e-10, maxiter=30)),
+         {"rod": _ROD, "tendon": _TENDON, "stroke": real(position=2),
+          "stiffness": positive(skip=("None",)), "steps": integer(low=1),
+          "load": array(skip=("None",)), "grav": real(), "q0": array(skip=("None",)),
+          "tol": nonnegative(), "maxiter": integer(low=0)}),
 ]
 
 
