@@ -111,7 +111,10 @@ def test_loop_brackets_the_frictionless_curve_and_its_area_grows_with_mu():
     """Loading lies below the frictionless curve; unloading lies above the loading branch
     everywhere and above the frictionless curve wherever the whole tendon slides back
     (just after the reversal the distal segments still hold loading tensions, so the
-    unloading branch starts from the loading one: that is checked, not excluded)."""
+    unloading branch starts from the loading one: that is checked, not excluded).
+    The area grows with mu here (a moderate stroke, tau d L / EI <= 0.8); at large
+    stroke and high friction it does not (the loading branch then stops far short of
+    the frictionless top: 1.3 pi, N = 20: areas 49.7, 49.8, 41.3 at mu = 0.2, 0.4, 0.8)."""
     areas = []
     for mu in (0.1, 0.2, 0.4):
         r, t, up, sweep, Q, T = _loop(mu)
