@@ -1913,8 +1913,9 @@ def wrap_angles(rod, tendon, q):
     from the motor (the clamp eyelet, where the tendon leaves the base along the rod
     axis; no turning is counted there) to segment j.  On a circular arc of angle
     ``Phi`` with eyelets at the element centres the total wrap is about
-    ``Phi (1 - 1/(2N))``: it converges to ``Phi`` at first order in 1/N (the chords of
-    the first and last half elements are not turned against each other).
+    ``Phi (1 - 1/N)`` (2.695 of 3 at N = 10, 2.962 at N = 80): it converges to ``Phi`` at
+    first order in 1/N (the turning over the first and the last half element is not
+    counted: the tendon leaves the clamp and reaches the anchor along chords).
 
     Examples
     --------
