@@ -146,6 +146,20 @@ def test_ramp_overshoot_as_fraction_or_as_ratio_is_refused():
     wrong("actuation-ramp", 1 + over / 100, "ratio - 1")       # max / static, not minus 1
 
 
+def test_capstan_with_the_frictionless_wrap_is_named():
+    distal, tip = solution("actuation-capstan")
+    assert 0 < distal < 100 and tip < 235
+    from lib.exercises.actuation import _capstan_naive
+    wrong("actuation-capstan", _capstan_naive(), "frictionless wrap")
+
+
+def test_levelling_stroke_without_axial_shortening_is_named_and_spring_adds_tau_over_k():
+    from lib.exercises.actuation import K_T, _levelling, _levelling_rigid
+    s_inext, s_spring, tau = _levelling()
+    assert abs(s_spring - s_inext - tau / K_T) < 1e-9          # the series spring's stretch
+    wrong("actuation-stroke", _levelling_rigid(), "rigid rod")
+
+
 # -- constraints -------------------------------------------------------------------------
 def test_circle_radius_slips():
     R = solution("constraints-3a")

@@ -266,3 +266,17 @@ def test_cable_stroke_bad_input_names_the_argument():
         ac.cable_stroke_static(r, t, 0.01, stiffness=-1.0)
     with pytest.raises(ValueError, match=r"\bstroke\b"):
         ac.cable_stroke_static(r, t, np.nan)
+
+
+def test_explore_cable_arm_is_slack_below_its_switch_and_stiffer_with_a_stiffer_cable():
+    from lib import explore
+    _, _, tip_slack, tension, switch = explore.cable_arm_shape(-0.03, N=8)
+    assert tension == 0.0 and switch > -0.03
+    q_free = rd.static(rd.make_rod(8), grav=3.0)
+    assert abs(tip_slack[2] - rd.tip(rd.make_rod(8), q_free)[2]) < 1e-9
+    taus = [explore.cable_arm_shape(0.02, log10_k=lk, N=8)[3] for lk in (2.0, 3.0, 6.0)]
+    assert 0 < taus[0] < taus[1] < taus[2]
+    with pytest.raises(ValueError, match="stroke"):
+        explore.cable_arm_shape(float("nan"))
+    with pytest.raises(ValueError, match="gravity"):
+        explore.cable_arm_shape(0.0, gravity=-1.0)

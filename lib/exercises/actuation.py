@@ -116,3 +116,82 @@ def ramp_overshoots():
         _, Q, _ = ac.ramp_response(r, [t], [TAU_F], k * T1, steps * (T1 / 30), T1 / 30)
         out.append(100 * (max(rd.tip(r, q)[2] for q in Q) / static - 1))
     return np.array(out)
+
+
+# -- tendons as they are: capstan friction, a displacement-controlled cable ----------------
+MU_EX = 0.3       # the friction exercise's coefficient
+TAU_BIG = 1.3 * np.pi / D     # the large-stroke tension: tau d L / EI = 1.3 pi
+G_CABLE = 3.0     # rho A g L^3 / EI of the cable section (EI = rho A = L = 1)
+K_T = 1000.0      # the series spring of the cable section, EI / L^3
+
+
+@functools.lru_cache(maxsize=1)
+def _capstan():
+    """The slipping tendon of the 40-element rod at TAU_BIG, mu = 0.3, and the frictionless
+    tip angle (computed once)."""
+    r = rd.make_rod(40)
+    t = ac.make_tendon(r, D)
+    q, seg = ac.friction_static(r, t, TAU_BIG, MU_EX, steps=10)
+    tip0 = rd.tip(r, ac.static(r, [t], [TAU_BIG], steps=10))[2]
+    return seg[-1] / seg[0], rd.tip(r, q)[2], tip0
+
+
+def _capstan_naive():
+    """The slip: exp(-mu * frictionless tip angle) for the distal share."""
+    _, tip, tip0 = _capstan()
+    return np.array([100 * np.exp(-MU_EX * tip0), np.degrees(tip)])
+
+
+@exercise("actuation-capstan", rtol=2e-3,
+          text="40-element rod, d = 0.03, tau_m d L / EI = 1.3 pi, mu = 0.3, loading: "
+               "array [distal tension in percent of the motor's, tip angle in degrees]",
+          slips={"frictionless wrap": (_capstan_naive,
+                                       "exp(-mu * 235 deg) takes the frictionless curl as the "
+                                       "wrap; friction uncurls the rod, so solve shape and "
+                                       "tensions together (ac.friction_static)")})
+def capstan_distal():
+    """``ac.friction_static`` at mu = 0.3: the last segment's tension over the motor's, and
+    the tip angle."""
+    ratio, tip, _ = _capstan()
+    return np.array([100 * ratio, np.degrees(tip)])
+
+
+@functools.lru_cache(maxsize=1)
+def _levelling():
+    """Strokes that bring the sagging tip to a zero angle (inextensible, with K_T), and the
+    inextensible cable's tension there (computed once)."""
+    from scipy.optimize import brentq
+
+    r = rd.make_rod(40)
+    t = ac.make_tendon(r, D)
+
+    def angle(s, k):
+        return rd.tip(r, ac.cable_stroke_static(r, t, s, stiffness=k, grav=G_CABLE, steps=5).q)[2]
+
+    s_inext = brentq(angle, 0.0, 0.05, args=(None,), xtol=1e-13)
+    tau = ac.cable_stroke_static(r, t, s_inext, grav=G_CABLE, steps=5).tension
+    s_spring = brentq(angle, s_inext, s_inext + 2 * tau / K_T, args=(K_T,), xtol=1e-13)
+    return s_inext, s_spring, tau
+
+
+def _levelling_rigid():
+    """The slip: all of the stroke into bending, s = s* - d phi_free (no axial shortening)."""
+    r = rd.make_rod(40)
+    t = ac.make_tendon(r, D)
+    free = ac.cable_stroke_static(r, t, -1.0, grav=G_CABLE)
+    s = free.switch_stroke - D * rd.tip(r, free.q)[2]
+    s_inext, s_spring, tau = _levelling()
+    return np.array([s, s + tau / K_T])
+
+
+@exercise("actuation-stroke", rtol=1e-3,
+          text="strokes s / L that bring the sagging tip (rho A g L^3 / EI = 3) to a zero angle, "
+               "array [inextensible cable, series spring k_t = 1000 EI / L^3]",
+          slips={"rigid rod": (_levelling_rigid,
+                               "the stroke is not all bending: the rod shortens by about "
+                               "tau L / EA under the cable's pull")})
+def levelling_strokes():
+    """Root of the tip angle in the stroke (brentq on ``ac.cable_stroke_static``), without
+    and with the series spring; the second is the first plus tau / k_t."""
+    s_inext, s_spring, _ = _levelling()
+    return np.array([s_inext, s_spring])

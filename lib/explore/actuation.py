@@ -1,4 +1,5 @@
-"""Explore section of the actuation chapter: the rod's shape under three tendons."""
+"""Explore section of the actuation chapter: the rod's shape under three tendons, and a
+displacement-controlled cable on a rod sagging under its weight."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,8 @@ from .. import rod
 from ..core import checks
 from ._common import axes, interactive
 
-__all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget"]
+__all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget", "cable_arm_shape",
+           "plot_cable_arm", "cable_arm_widget"]
 
 
 def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03):
@@ -69,3 +71,62 @@ def tendon_arm_widget():
     return interactive(plot_tendon_arm, tau_tip=(0.0, 0.0, 120.0, 5.0, "τ₁ tip +d"),
                        tau_back=(40.0, 0.0, 120.0, 5.0, "τ₂ tip −d"),
                        tau_mid=(90.0, 0.0, 120.0, 5.0, "τ₃ mid +d"))
+
+
+def cable_arm_shape(stroke=0.02, log10_k=6.0, N=20, offset=0.03, gravity=3.0):
+    r"""A horizontal rod sagging under its weight, lifted by a displacement-controlled cable.
+
+    The rod is :func:`lib.rod.make_rod` ``(N)`` under gravity ``rho A g L^3 / EI =
+    gravity``, the tendon at ``+offset`` to the tip; the motor has reeled in ``stroke``
+    (negative: paid out) through a series spring of stiffness ``10**log10_k`` EI/L^3
+    (:func:`lib.actuation.cable_stroke_static`).
+
+    Returns
+    -------
+    xy : (N + 1, 2) centreline nodes, clamp first
+    path : (M, 2) tendon eyelet polyline
+    tip : (x, y, theta)
+    tension : float (0 when slack); switch : float, the stroke at which the cable turns taut
+
+    Examples
+    --------
+    >>> xy, path, tip, tension, switch = cable_arm_shape(-0.05, N=6)
+    >>> tension, round(float(switch), 4)
+    (0.0, -0.0134)
+    """
+    from .. import actuation
+
+    stroke = checks.real(stroke, "stroke")
+    k = 10.0 ** checks.real(log10_k, "log10_k")
+    N = checks.integer(N, "N", low=2)
+    offset = checks.real(offset, "offset")
+    gravity = checks.nonnegative(gravity, "gravity")
+    arm = rod.make_rod(N)
+    tendon = actuation.make_tendon(arm, offset)
+    res = actuation.cable_stroke_static(arm, tendon, stroke, stiffness=k,
+                                        grav=gravity * arm.EI / (arm.rhoA * arm.L ** 3), steps=5)
+    xy = np.vstack([[0.0, 0.0], np.column_stack([res.q[1::3], res.q[2::3]])])
+    return xy, actuation.eyelets(arm, tendon, res.q), rod.tip(arm, res.q), res.tension, res.switch_stroke
+
+
+def plot_cable_arm(stroke=0.02, log10_k=6.0, ax=None):
+    fig, ax = axes(ax, (5.2, 4.2))
+    xy, path, tip, tension, switch = cable_arm_shape(stroke, log10_k)
+    ax.plot(xy[:, 0], xy[:, 1], "k-", lw=3, alpha=0.35, label="centreline")
+    ax.plot(path[:, 0], path[:, 1], "-", color="C0" if tension > 0 else "0.6", lw=1.2,
+            label=f"cable: {'taut' if tension > 0 else 'slack'}, switch at s = {switch:.4f} L")
+    ax.plot([tip[0]], [tip[1]], "ko", ms=4)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.3, 1.1)
+    ax.set_ylim(-0.6, 0.8)
+    ax.set_xlabel("x / L")
+    ax.set_ylabel("y / L")
+    ax.set_title(rf"$\tau d L/EI$ = {tension * 0.03:.3f}, tip angle {np.degrees(tip[2]):.0f}°")
+    ax.legend(fontsize="small", loc="lower left")
+    return fig
+
+
+def cable_arm_widget():
+    """Stroke and series-spring sliders -> the sagging arm's shape and the cable tension."""
+    return interactive(plot_cable_arm, stroke=(0.02, -0.04, 0.12, 0.005, "stroke s/L"),
+                       log10_k=(6.0, 2.0, 6.0, 0.25, "log10 k_t"))
