@@ -1543,17 +1543,19 @@ def pressure_residual(model, chamber, u, pressure):
     return _fem.gradient(model, u) - _pressure_force(model, chamber, u, p)
 
 
-def _fem_newton(model, residual, tangent, u, scale, tol, maxiter, where, callback=None):
+def _fem_newton(model, residual, tangent, u, scale, tol, maxiter, where, callback=None,
+                spd=True):
     """Newton on the free dofs of the FEM arm, the policy of :func:`lib.fem.static` (table of
     :mod:`lib.solvers.newton`): full steps halved (up to 29 times) while an element inverts,
     converged at ``tol scale`` or at the round-off floor of the internal force
-    (:func:`lib.fe.roundoff_floor`); returns ``(u, NewtonInfo)``."""
+    (:func:`lib.fe.roundoff_floor`); returns ``(u, NewtonInfo)``.  ``spd``: the tangent is
+    symmetric (banded Cholesky where it is positive definite, else sparse LU)."""
     return newton_solve(lambda u: (residual(u), lambda: tangent(u)), u, tol, maxiter,
                         max_backtracks=29, where=where, accept="none",
                         scale=max(scale, _TINY), floor=roundoff_floor(model, 2 * model.mu + model.lam),
                         roundoff="residual",
                         free=model.free, admissible=lambda u: _fem.admissible(model, u),
-                        callback=callback)
+                        callback=callback, spd=spd)
 
 
 def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, record=None,
@@ -1570,7 +1572,8 @@ def _pressure_newton(model, chamber, p, u, tol, maxiter, load_stiffness, where, 
         model, lambda u: _fem.gradient(model, u) - _pressure_force(model, chamber, u, p),
         lambda u: _fem.hessian(model, u) + Kp if load_stiffness else _fem.hessian(model, u),
         u, scale, tol, maxiter, where, None if record is None else
-        lambda it, u, r: record.append((float(np.abs(r).max()) / scale, u.copy())))
+        lambda it, u, r: record.append((float(np.abs(r).max()) / scale, u.copy())),
+        spd=symmetric or not load_stiffness)
 
 
 @_solve_errors

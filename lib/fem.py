@@ -511,7 +511,7 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
         return newton_solve(lambda u: (_gradient(model, u, fs), lambda: _hessian(model, u)), u,
                             tol, maxiter, max_backtracks=29, where="fem.static", accept="none",
                             scale=scale, floor=floor, roundoff="residual", free=fr,
-                            admissible=lambda u: admissible(model, u))
+                            admissible=lambda u: admissible(model, u), spd=True)
 
     return solve_path(solve_at, u0, steps, "fem.static")[0]
 

@@ -866,7 +866,9 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     round-off floor) along an adaptive :func:`lib.solvers.load_path` whose cut
     increments do not re-grow.  The load factor runs from 0 to 1 in ``steps`` equal
     increments.  At each, Newton solves the tangent system (symmetric; indefinite for
-    mixed bodies) by sparse LU (:func:`lib.core.linalg.factor`) until the displacement residual is below
+    mixed bodies) by sparse LU (:func:`lib.core.linalg.factor`; a displacement or
+    mean-dilatation body's tangent by banded Cholesky where it is positive definite, with
+    ``lu="general"``) until the displacement residual is below
     ``tol`` times the largest load and the pressure residual below ``tol`` times the
     largest element area, or until it reaches its round-off floor (64 eps times the
     terms summed into each force, or times ``|K| |x|``).  A Newton step that would
@@ -987,6 +989,7 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
         xf, info = newton_solve(fun, x_start[fr], tol, maxiter, max_backtracks=29,
                                 where="incompressible.solve", accept="none", floor=floor,
                                 roundoff="residual", diverge=1e8, callback=record, reuse=reuse,
+                                spd=body.n_p == 0 and lu == "general",
                                 admissible=(lambda xf: bool(np.all(_det(F_at(xf)) > 0)))
                                 if barrier else None)
         return full(xf), info

@@ -179,3 +179,40 @@ def test_old_newton_failure_signature_and_pickling():
     assert type(back) is NewtonFailure and str(back) == str(e) and back.step == 2
     plain = NewtonFailure("x")
     assert (plain.reason, plain.iteration, str(plain)) == ("maxiter", 0, "x")
+
+
+def test_spd_sparse_matrices_use_banded_cholesky_and_agree_with_superlu():
+    import scipy.sparse as sp
+    from lib import fem
+    m = fem.cantilever(20, 2, "T6", nu=0.45)
+    rng = np.random.default_rng(0)
+    P = fem.plane_strain_modulus(m) / 12 / m.mesh.length ** 2     # a loaded, stable state
+    u = fem.static(m, fem.tip_shear_load(m, P), steps=2)
+    K = fem.hessian(m, u).tocsr()[m.free][:, m.free]
+    b = rng.standard_normal(K.shape[0])
+    f = linalg.factor(K, spd=True)
+    assert f.kind == "banded Cholesky"
+    x_lu = linalg.factor(K).solve(b)
+    assert np.abs(f.solve(b) - x_lu).max() <= 1e-10 * np.abs(x_lu).max()
+    # unsymmetric, indefinite or wide-banded matrices go to SuperLU
+    N = K.tolil()
+    N[0, 5] += 1.0
+    assert linalg.factor(N.tocsr(), spd=True).kind == "sparse LU"
+    assert linalg.factor(-K, spd=True).kind == "sparse LU"
+    p = rng.permutation(K.shape[0])
+    assert linalg.factor(K[p][:, p], spd=True).kind == "sparse LU"
+    # failures are still SolveErrors
+    Z = sp.csr_matrix((3, 3))
+    with pytest.raises(SolveError, match="singular"):
+        linalg.factor(Z, spd=True)
+
+
+def test_fem_static_with_banded_cholesky_equals_superlu_to_round_off(monkeypatch):
+    from lib import fem
+    m = fem.cantilever(20, 2, "T6", nu=0.45)
+    P = 2.0 * fem.plane_strain_modulus(m) / 12 / m.mesh.length ** 2
+    load = fem.tip_shear_load(m, P)
+    u_chol = fem.static(m, load, steps=3)
+    monkeypatch.setattr(linalg, "_BAND_FILL", 0.0)
+    u_lu = fem.static(m, load, steps=3)
+    assert np.abs(u_chol - u_lu).max() <= 1e-12 * np.abs(u_lu).max()

@@ -152,7 +152,21 @@ def pattern(dofs, n):
     return _pattern(_indices(dofs, "dofs", n, ndim=2), n)
 
 
+_PATTERNS = {}          # (n, shape, bytes of dofs) -> pattern: the same mesh is meshed again
+_PATTERNS_MAX = 64      # and again (a study builds its arm per load case); the arrays are read-only
+
+
 def _pattern(dofs, n):
+    key = (n, dofs.shape, dofs.tobytes())
+    hit = _PATTERNS.get(key)
+    if hit is None:
+        if len(_PATTERNS) >= _PATTERNS_MAX:
+            _PATTERNS.pop(next(iter(_PATTERNS)))
+        hit = _PATTERNS[key] = _build_pattern(dofs, n)
+    return hit
+
+
+def _build_pattern(dofs, n):
     rows, cols = _coo_indices(dofs, dofs)
     key = rows.astype(np.int64) * n + cols
     uniq, inv = np.unique(key, return_inverse=True)

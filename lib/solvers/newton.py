@@ -188,6 +188,7 @@ def _check_options(fun, tol, maxiter, line_search, max_backtracks, o):
     checks.real(o["sufficient"], "sufficient", 0.0, 0.5, include_low=False, include_high=False)
     checks.real(o["natural"], "natural", 0.0, 1.0, include_low=False, include_high=False)
     checks.boolean(o["record"], "record")
+    checks.boolean(o["spd"], "spd")
     if o["diverge"] is not None:
         checks.positive(o["diverge"], "diverge")
     if np.ndim(o["scale"]) == 0:
@@ -224,7 +225,7 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
                  where="Newton", *, accept="residual", scale=1.0, floor=None,
                  roundoff="step", xtol=0.0, xtol_rel=8 * _EPS, energy=None, residual=None,
                  admissible=None, update=None, free=None, reuse=1, diverge=None,
-                 sufficient=1e-4, natural=0.25, record=False, callback=None):
+                 sufficient=1e-4, natural=0.25, record=False, callback=None, spd=False):
     """Solve R(x) = 0 by a safeguarded Newton method (see the module docstring).
 
     Parameters
@@ -277,6 +278,10 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
         Return the residual history in ``info.history`` (also on the failure).
     callback : callable, optional
         ``callback(it, x, R)`` at every iterate (``R`` on the free unknowns).
+    spd : bool
+        The (sparse) tangent is symmetric and usually positive definite: it is
+        factorised by banded Cholesky where that works (:func:`lib.core.linalg.factor`
+        with ``spd=True``), else by SuperLU; the iterates agree to round-off.
 
     Returns
     -------
@@ -295,7 +300,7 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
     kw = dict(accept=accept, scale=scale, floor=floor, roundoff=roundoff, xtol=xtol,
               xtol_rel=xtol_rel, energy=energy, residual=residual, admissible=admissible,
               update=update, free=free, reuse=reuse, diverge=diverge, sufficient=sufficient,
-              natural=natural, record=record, callback=callback)
+              natural=natural, record=record, callback=callback, spd=spd)
     _check_options(fun, tol, maxiter, line_search, max_backtracks, kw)
     if update is None:
         x0 = checks.array(x0, "x0")
@@ -309,7 +314,7 @@ def newton_solve(fun, x0, tol=1e-10, maxiter=40, line_search=True, max_backtrack
 
 def _newton(fun, x0, tol, maxiter, line_search, max_backtracks, where, *, accept, scale,
             floor, roundoff, xtol, xtol_rel, energy, residual, admissible, update, free,
-            reuse, diverge, sufficient, natural, record, callback):
+            reuse, diverge, sufficient, natural, record, callback, spd):
     fi = _free_index(free)
     is_array = update is None
     x = np.array(x0, dtype=float) if is_array else x0
@@ -364,7 +369,7 @@ def _newton(fun, x0, tol, maxiter, line_search, max_backtracks, where, *, accept
                 return J
             if fi is not None:
                 J = J[fi][:, fi] if sp.issparse(J) else np.asarray(J, dtype=float)[np.ix_(fi, fi)]
-            return factor(J, where=f"{where} tangent")
+            return factor(J, where=f"{where} tangent", spd=spd)
         except SolveError as err:
             fail("singular" if err.reason != "non-finite" else "non-finite", it, R, sc,
                  err.detail)
