@@ -41,7 +41,7 @@ make_rod, Rod, straight                        the model and its straight state
 energy, gradient, hessian, mass, node_masses   energy and derivatives, lumped masses
 frequencies, modes, kirchhoff_frequencies      vibration (and the inextensible chain)
 static, tip, StaticSolveError                  statics by Newton with load steps, tip pose
-banded_hessian, force, verlet                  the fast paths (compiled kernels, banded tangent)
+banded_hessian, force, verlet, newmark         the fast paths (compiled kernels, banded tangent)
 check_positive, check_load, check_grav         argument checks shared with the other faces
 
 Arguments are checked once (:mod:`lib.core.checks`; a ``ValueError`` naming the argument):
@@ -100,6 +100,7 @@ __all__ = [
     "banded_hessian",
     "force",
     "verlet",
+    "newmark",
 ]
 
 BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
@@ -936,3 +937,117 @@ def verlet(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, kernels=Non
                                        "step?)", where="verlet", reason="diverged", step=fail,
                                        time=fail * dt)
     return integrate.Trajectory(t, q, v, a, steps, {})
+
+
+_PREDICTOR_CODES = {"displacement": 0, "velocity": 1, "acceleration": 2}
+
+
+def newmark(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, beta=0.25, gamma=0.5,
+            stop_energy=None, tol=1e-10, maxiter=40, predictor="displacement", kernels=None):
+    """Implicit Newmark on the rod, M q'' + grad Pi(q) = 0, optionally stopped by an energy bound.
+
+    :func:`lib.integrate.newmark` with ``force = force(rod, load, grav)`` (the banded
+    tangent) and the lumped :func:`mass`, its defaults (Newton with the line-search
+    fallback, no halving); with the kernels on, the whole run is one call of the
+    compiled :func:`lib.kernels.planar.newmark_run` (same trajectory to round-off,
+    Newton iteration for Newton iteration).  A stability scan runs it hundreds of
+    times: ``stop_energy`` ends a run at the first sampled step whose energy
+    Pi(q) + v . M v / 2 (:func:`energy` with ``load`` and ``grav``, plus the kinetic
+    energy) exceeds it, instead of a callback.
+
+    Parameters
+    ----------
+    rod : Rod
+    q0, v0 : ndarray, shape (3N,)
+        Initial state.
+    dt : float
+    nsteps : int
+    load, grav
+        As for :func:`gradient`.
+    every : int
+        Keep every ``every``-th state (the first and the last always); the energy bound
+        is checked at these states (``every=1``: at every step).
+    beta, gamma : float
+        Newmark parameters (1/4, 1/2: the trapezoidal rule).
+    stop_energy : float, optional
+        End the run at the first sample whose energy exceeds this (None: never).
+    tol, maxiter, predictor
+        As for :func:`lib.integrate.newmark_step`.
+    kernels : bool, optional
+        None: the switch of :mod:`lib.kernels`.
+
+    Returns
+    -------
+    lib.integrate.Trajectory
+        The sampled states; ``info`` as :func:`lib.integrate.newmark`'s (``iterations``,
+        ``backtracks``, ``halved_steps``, ``substeps``) and ``stopped``: the step at which
+        the energy bound ended the run (its last sample), or None.
+
+    Raises
+    ------
+    ValueError
+        naming a bad argument.
+    NewtonFailure
+        A step's Newton solve failed (with the line search too), located at its step
+        and time, as :func:`lib.integrate.newmark`.
+    NonFiniteState
+        (a ``SolveError`` and a ``FloatingPointError``) the state became non-finite.
+
+    Examples
+    --------
+    >>> rd = make_rod(10)
+    >>> tr = newmark(rd, straight(rd), np.zeros(30), 1e-2, 100, (0.0, -1.0, 0.0), every=50)
+    >>> tr.steps.tolist(), bool(tr.q[-1, -1] < 0), tr.info["stopped"]
+    ([0, 50, 100], True, None)
+    """
+    from . import integrate
+
+    q0, v0 = _check_q(_check_rod(rod), q0, "q0"), _check_q(rod, v0, "v0")
+    load, grav = _check_load(load), checks.real(grav, "grav")
+    dt = checks.positive(dt, "dt")
+    nsteps = checks.integer(nsteps, "nsteps", low=0)
+    every = checks.integer(every, "every", low=1)
+    beta, gamma = checks.positive(beta, "beta"), checks.real(gamma, "gamma")
+    if stop_energy is not None:
+        stop_energy = checks.real(stop_energy, "stop_energy")
+    checks.nonnegative(tol, "tol")
+    maxiter = checks.integer(maxiter, "maxiter", low=0)
+    checks.choice(predictor, "predictor", tuple(_PREDICTOR_CODES))
+    use = _kernels.use(kernels)
+    m = mass(rod)
+    if not use or nsteps > integrate.MAX_STEPS:   # the NumPy twin; the cap is its error
+        stopped = []
+
+        def watch(n, t, q, v, a):
+            if _energy(rod, q, load, grav, False) + 0.5 * float(v @ (m * v)) > stop_energy:
+                stopped.append(n)
+                return False
+
+        tr = integrate.newmark(q0, v0, dt, nsteps, force(rod, load, grav, kernels=False), m,
+                               beta, gamma, every, None if stop_energy is None else watch,
+                               tol, maxiter, predictor)
+        tr.info["stopped"] = stopped[0] if stopped else None
+        return tr
+    args = _kernel_args(rod, load, grav)
+    f0 = _kernels.planar.gradient(np.ascontiguousarray(q0), *args)
+    if not np.all(np.isfinite(f0)):               # integrate.newmark's check, word for word
+        raise ValueError(f"force(u0) must give a finite f of shape {q0.shape}, got "
+                         f"{checks.show(f0)}")
+    (t, q, v, a, steps, status, step, reason, iteration, residual, relative, iterations,
+     backtracks) = _kernels.planar.newmark_run(
+        np.ascontiguousarray(q0), np.ascontiguousarray(v0), -f0 / m, dt, nsteps, every, m,
+        beta, gamma, float(tol), maxiter, _PREDICTOR_CODES[predictor],
+        np.inf if stop_energy is None else stop_energy, *args)
+    if status == _kernels.planar.RUN_NEWTON:      # integrate.newmark's errors, located alike
+        raise integrate.NewtonFailure(where="Newmark Newton",
+                                      reason=_kernels.planar.NEWTON_REASONS[reason],
+                                      iteration=iteration, residual=residual,
+                                      relative=relative, tol=tol).located(step, step * dt)
+    if status == _kernels.planar.RUN_NONFINITE:
+        raise integrate.NonFiniteState("the state became non-finite (is dt above the stable "
+                                       "step?)", where="newmark", reason="diverged",
+                                       step=step, time=step * dt)
+    done = int(steps[-1])
+    info = {"iterations": int(iterations), "backtracks": int(backtracks), "halved_steps": 0,
+            "substeps": done, "stopped": done if status == _kernels.planar.RUN_ENERGY else None}
+    return integrate.Trajectory(t, q, v, a, steps, info)

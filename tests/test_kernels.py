@@ -340,6 +340,126 @@ def test_implicit_step_with_banded_tangent_and_sparse_damping_still_solves():
     _close(a.q, b.q, 1e-11)
 
 
+# the compiled Newmark run (rod.newmark) against integrate.newmark with the NumPy force
+def _newmark_reference(r, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, stop_energy=None,
+                       **kw):
+    """integrate.newmark on rod.force(kernels=False), with the energy bound as a callback
+    (the energy-stability scan of the energy chapter); returns (trajectory, stop step)."""
+    m = rod.mass(r)
+    stopped = []
+
+    def watch(n, t, q, v, a):
+        if rod.energy(r, q, load, grav, kernels=False) + 0.5 * float(v @ (m * v)) > stop_energy:
+            stopped.append(n)
+            return False
+
+    tr = integrate.newmark(q0, v0, dt, nsteps, rod.force(r, load, grav, kernels=False), m,
+                           every=every, callback=None if stop_energy is None else watch, **kw)
+    return tr, (stopped[0] if stopped else None)
+
+
+def _same_run(a, b, rtol=1e-12):
+    assert np.array_equal(a.steps, b.steps) and np.array_equal(a.t, b.t)
+    _close(a.q, b.q, rtol)
+    _close(a.v, b.v, 100 * rtol)       # v from (q_1 - q - dt v) / (beta dt^2): cancellation
+    _close(a.a, b.a, 1e3 * rtol, atol=1e3 * rtol * np.abs(b.q).max() / (b.t[1] - b.t[0]) ** 2)
+    for key in ("iterations", "backtracks", "halved_steps", "substeps"):
+        assert a.info[key] == b.info[key], key
+
+
+@pytest.mark.parametrize("N, load, grav, every, predictor, dt",
+                         [(3, LOAD2, 0.8, 7, "displacement", 0.02),
+                          (10, None, 0.8, 1, "velocity", 0.02),
+                          (10, LOAD2, 0.0, 1, "displacement", 0.05),
+                          (25, LOAD2, 0.0, 5, "acceleration", 0.01)])
+def test_planar_newmark_run_equals_integrate_newmark(N, load, grav, every, predictor, dt):
+    # 300 steps from a deflected shape with random nodal velocities, dt up to 50 x
+    # Verlet's critical step; the compiled run differs from the NumPy one by about what a
+    # 1e-16 relative change of q0 makes of the NumPy run itself (measured 1e-14 in q)
+    r = rod.make_rod(N)
+    q0 = rod.static(r, (0.0, -1.0, 0.5))
+    v0 = np.random.default_rng(N).standard_normal(r.ndof) * 0.1
+    v0[0::3] = 0.0
+    ref, _ = _newmark_reference(r, q0, v0, dt, 300, load, grav, every, predictor=predictor)
+    for kern in (True, False):
+        tr = rod.newmark(r, q0, v0, dt, 300, load, grav, every, predictor=predictor,
+                         kernels=kern)
+        _same_run(tr, ref)
+        assert tr.steps[-1] == 300 and tr.info["stopped"] is None
+
+
+def test_planar_newmark_run_takes_the_line_search_as_integrate_does():
+    # from a large static deflection the velocity predictor overshoots: plain Newton
+    # fails at some steps and the Armijo line search takes over (the same steps and
+    # halvings; with the acceleration predictor over 100 steps so many steps need it
+    # that round-off moves a few of them: not a test of the kernel)
+    r = rod.make_rod(10)
+    q0 = rod.static(r, (0.0, -2.0, 0.0))
+    ref, _ = _newmark_reference(r, q0, 0 * q0, 0.05, 100, predictor="velocity")
+    assert ref.info["backtracks"] > 0
+    _same_run(rod.newmark(r, q0, 0 * q0, 0.05, 100, predictor="velocity", kernels=True), ref)
+
+
+def test_planar_newmark_run_stops_at_the_step_the_energy_bound_is_crossed():
+    # the energy chapter's stability scan: a 10-element rod, static tip-load shape,
+    # steps around its critical Newmark step (0.099 grows, 0.116 and 0.120 stay bounded)
+    r = rod.make_rod(10, 0.04)
+    q0 = rod.static(r, (0.0, -0.75, 0.0))
+    v0 = np.zeros(r.ndof)
+    bound = 1.1 * rod.energy(r, q0)
+    window = 3 * 2 * np.pi / rod.frequencies(r, 1)[0]
+    stops = []
+    for dt in (0.099, 0.116, 0.120, 0.19):
+        n = round(window / dt)
+        ref, stop = _newmark_reference(r, q0, v0, dt, n, stop_energy=bound)
+        for kern in (True, False):
+            tr = rod.newmark(r, q0, v0, dt, n, stop_energy=bound, kernels=kern)
+            _same_run(tr, ref)
+            assert tr.info["stopped"] == stop
+        stops.append(stop)
+    assert stops[0] is not None and stops[0] < round(window / 0.099)
+    assert stops[1] is None and stops[2] is None and stops[3] is not None
+
+
+@pytest.mark.parametrize("dt, predictor, kick, seed, reason",
+                         [(0.1, "displacement", 0.0, 0, "maxiter"),
+                          (0.05, "velocity", 10.0, 0, "maxiter"),
+                          (0.05, "displacement", 10.0, 1, "line search")])
+def test_planar_newmark_run_fails_where_integrate_newmark_does(dt, predictor, kick, seed, reason):
+    r = rod.make_rod(10)
+    q0 = rod.static(r, (0.0, -2.0, 0.0))
+    v0 = kick * np.random.default_rng(seed).standard_normal(r.ndof)
+    errs = []
+    with pytest.raises(integrate.NewtonFailure) as ref:
+        _newmark_reference(r, q0, v0, dt, 100, predictor=predictor)
+    for kern in (True, False):
+        with pytest.raises(integrate.NewtonFailure) as err:
+            rod.newmark(r, q0, v0, dt, 100, predictor=predictor, kernels=kern)
+        errs.append(err.value)
+    assert ref.value.reason == reason
+    for e in errs:
+        assert (e.step, e.time, e.reason, e.iteration, e.where) == (
+            ref.value.step, ref.value.time, ref.value.reason, ref.value.iteration,
+            ref.value.where)
+        # the residual of a Newton iteration that does not converge amplifies round-off
+        assert e.residual == pytest.approx(ref.value.residual, rel=1e-4)
+
+
+def test_planar_newmark_run_switch_selects_the_numpy_path(monkeypatch):
+    r = rod.make_rod(4)
+    q = rod.straight(r)
+    calls = []
+    kernels.planar                                       # noqa: B018  (import it)
+    _trap(monkeypatch, kernels.planar, ["newmark_run"], calls)
+    with kernels.disabled():
+        rod.newmark(r, q, 0 * q, 1e-2, 2, (0.0, -1.0, 0.0))
+    rod.newmark(r, q, 0 * q, 1e-2, 2, (0.0, -1.0, 0.0), kernels=False)
+    assert calls == []
+    with pytest.raises(RuntimeError, match="kernel"):
+        rod.newmark(r, q, 0 * q, 1e-2, 2, (0.0, -1.0, 0.0))
+    assert calls == ["newmark_run"]
+
+
 # --------------------------------------------------------------------------------------
 # 3-D rod: forces and torques
 # --------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ many steps, several N, with loads and gravity).
 Modules
 -------
 * ``lib.kernels.planar``: the planar rod of :mod:`lib.rod` -- energy, gradient, the
-  Hessian straight into LAPACK banded storage, velocity Verlet over many steps;
+  Hessian straight into LAPACK banded storage, velocity Verlet over many steps, and
+  implicit Newmark over many steps (its Newton solves with the line-search fallback,
+  the banded tangent by banded Cholesky), with an energy bound that ends a run;
 * ``lib.kernels.spatial``: the 3-D rod of :mod:`lib.rod3d` -- internal forces and
   torques, the Lie-group position Verlet over many steps;
 * ``lib.kernels.pcc``: the PCC equations of motion of :mod:`lib.pcc` (mass matrix, forces
@@ -34,9 +36,9 @@ The switch
 * in code: ``with lib.kernels.disabled(): ...`` (or :func:`set_enabled`) for a block;
 * per call: the keyword ``kernels=False`` (``True`` forces them on; the default
   ``None`` follows the two switches above) of :func:`lib.rod.gradient`,
-  :func:`lib.rod.banded_hessian`, :func:`lib.rod.verlet`, :func:`lib.rod3d.gradient`,
-  :func:`lib.rod3d.lie_verlet`, :func:`lib.pcc.accel`, :func:`lib.pcc.ode`,
-  :func:`lib.pcc.simulate` and :func:`lib.contact.simulate_penalty`.
+  :func:`lib.rod.banded_hessian`, :func:`lib.rod.verlet`, :func:`lib.rod.newmark`,
+  :func:`lib.rod3d.gradient`, :func:`lib.rod3d.lie_verlet`, :func:`lib.pcc.accel`,
+  :func:`lib.pcc.ode`, :func:`lib.pcc.simulate` and :func:`lib.contact.simulate_penalty`.
 
 With the kernels off every face runs exactly its NumPy code, the code the chapters
 print.  If numba cannot be imported the kernels are off (with one warning).
@@ -46,7 +48,8 @@ The compile cache
 Every kernel is compiled with ``cache=True``.  numba writes the machine code next to
 the source, in ``lib/kernels/__pycache__/`` (ignored by git through ``__pycache__/``
 in ``.gitignore``), keyed by the source file and the CPU.  A fresh clone (or CI)
-compiles each kernel once, on its first call (about 10-20 s in all on 2 cores); every
+compiles each kernel once, on its first call (about 10-20 s in all on 2 cores, and 8 s
+more for the implicit Newmark run of ``planar``, measured with an empty cache); every
 later process loads it from the cache (the first call then costs milliseconds).
 Where the source tree is read-only numba falls back to its user-wide cache; set
 ``NUMBA_CACHE_DIR`` to choose the directory (CI can keep it between runs).  Editing a

@@ -5,8 +5,8 @@ import numpy as np
 
 from lib import rod
 
-from .framework import (Call, Kind, Model, array, between, boolean, integer, model, nonnegative,
-                        positive, real)
+from .framework import (Call, Kind, Model, array, between, boolean, choice, integer, model,
+                        nonnegative, positive, real)
 
 MODULE = "lib.rod"
 
@@ -105,6 +105,16 @@ CALLS = [
          {"rod": _ROD, "q0": array(position=1), "v0": array(position=2),
           "dt": positive(position=3), "nsteps": integer(low=0, position=4), "load": _LOAD,
           "grav": real(), "every": integer(low=1), "kernels": _KERNELS}),
+    Call("rod.newmark", rod.newmark,
+         lambda: ((rod.make_rod(3), rod.straight(rod.make_rod(3)), np.zeros(9), 1e-2, 3),
+                  dict(load=(0.0, -1.0, 0.0), grav=0.2, every=1, beta=0.25, gamma=0.5,
+                       stop_energy=1.0, tol=1e-10, maxiter=40, predictor="displacement",
+                       kernels=None)),
+         {"rod": _ROD, "q0": array(position=1), "v0": array(position=2),
+          "dt": positive(position=3), "nsteps": integer(low=0, position=4), "load": _LOAD,
+          "grav": real(), "every": integer(low=1), "beta": positive(), "gamma": real(),
+          "stop_energy": real(skip=("None",)), "tol": nonnegative(),
+          "maxiter": integer(low=0), "predictor": choice(), "kernels": _KERNELS}),
     Call("rod.check_positive", rod.check_positive, lambda: ((2.0, "value"), {}),
          {"value": positive(position=0)}),
     Call("rod.check_load", rod.check_load, lambda: (((0.1, 0.2, 0.3),), {}),
