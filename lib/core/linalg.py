@@ -247,10 +247,10 @@ def _upper_band(A):
     ab = np.zeros((u + 1, n))
     up = off >= 0
     ab[u - off[up], cols[up]] = data[up]
-    mirror = np.zeros_like(ab)
-    lo = ~up | (off == 0)
-    mirror[u + off[lo], rows[lo]] = data[lo]        # A[i, j], i >= j, stored at (j, i)
-    if np.abs(ab - mirror).max(initial=0.0) > 1e-13 * np.abs(data).max(initial=0.0):
+    lo = ~up                                        # A[i, j], i > j, is A[j, i] at (u + j - i, i)
+    if (np.count_nonzero(lo) != np.count_nonzero(off > 0)
+            or np.abs(ab[u + off[lo], rows[lo]] - data[lo]).max(initial=0.0)
+            > 1e-13 * np.abs(data).max(initial=0.0)):
         return None
     return ab
 
