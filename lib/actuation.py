@@ -2090,7 +2090,7 @@ def friction_static(rod, tendon, motor_tension, mu, direction="loading", steps=1
 
 @_solve_errors
 def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None, tensions0=None,
-                   tol=1e-10, maxiter=50, fp_tol=1e-12, fp_maxiter=200):
+                   tol=1e-10, maxiter=50, fp_tol=1e-12, fp_maxiter=200, max_cuts=4):
     r"""Quasi-static sweep of the motor tension with capstan stick-slip at the eyelets.
 
     Model (a rigid cable, Coulomb friction at each eyelet, quasi-static): between two
@@ -2108,8 +2108,8 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
     The result depends (weakly) on the motor-tension steps, since the band moves with
     the shape within a step: the loop area of a 20-element rod curled to 1.3 pi at
     mu = 0.2 is 0.45 % larger with 40 steps per branch than with 10.  Large steps at high
-    ``mu`` x wrap can defeat the frozen-tension Newton (an ActuationSolveError naming the
-    step): sweep in finer steps.
+    ``mu`` x wrap can defeat the frozen-tension Newton: a step that fails is split in two
+    (not recorded), up to ``max_cuts`` times in a row, before the error names the step.
 
     Parameters
     ----------
@@ -2118,6 +2118,7 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
     mu : float >= 0
     load, grav, q0, tol, maxiter, fp_tol, fp_maxiter : as in :func:`friction_static`
     tensions0 : (M-1,) optional segment tensions at ``q0`` (default 0: a slack start)
+    max_cuts : int >= 0, halvings of a failed step (0: none)
 
     Returns
     -------
@@ -2144,14 +2145,29 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
     tm = checks.vector(motor_tensions, "motor_tensions", low=0.0)
     old = (np.zeros(tendon.n_eyelets - 1) if tensions0 is None else
            checks.vector(tensions0, "tensions0", tendon.n_eyelets - 1, low=0.0))
+    max_cuts = checks.integer(max_cuts, "max_cuts", low=0)
     where = "actuation.friction_sweep"
+
+    def advance(t0, t1, q, old, cuts):
+        """From motor tension t0 to t1; a failed step is split in two (``cuts`` left)."""
+        try:
+            return _friction_step(rod, tendon, t1, mu, old, q, load, grav, tol, maxiter,
+                                  fp_tol, fp_maxiter, where)[:2]
+        except SolveError:
+            if cuts == 0:
+                raise
+        mid = 0.5 * (t0 + t1)
+        q, old = advance(t0, mid, q, old, cuts - 1)
+        return advance(mid, t1, q, old, cuts - 1)
+
     Q, T = [], []
+    t_prev = float(tm[0])
     for i, t in enumerate(tm):
         try:
-            q, old, _ = _friction_step(rod, tendon, float(t), mu, old, q, load, grav, tol,
-                                       maxiter, fp_tol, fp_maxiter, where)
+            q, old = advance(t_prev, float(t), q, old, max_cuts)
         except SolveError as err:
             raise err.located(step=i, nsteps=tm.size) from err
+        t_prev = float(t)
         Q.append(q)
         T.append(old)
     return np.array(Q), np.array(T)

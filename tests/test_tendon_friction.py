@@ -280,3 +280,18 @@ def test_explore_cable_arm_is_slack_below_its_switch_and_stiffer_with_a_stiffer_
         explore.cable_arm_shape(float("nan"))
     with pytest.raises(ValueError, match="gravity"):
         explore.cable_arm_shape(0.0, gravity=-1.0)
+
+
+def test_friction_sweep_splits_a_failing_step_and_lands_on_the_slipping_equilibrium():
+    """At mu = 1.2 one jump from slack to 1.3 pi EI/(dL) defeats the frozen-tension Newton;
+    halving the step (not recorded) gets there, and loading from slack slips everywhere,
+    so the state is friction_static's."""
+    r = rd.make_rod(40)
+    t = ac.make_tendon(r, 0.03)
+    top = 1.3 * np.pi / 0.03
+    with pytest.raises(ac.ActuationSolveError, match="step 1/3"):
+        ac.friction_sweep(r, t, [0.0, top, 0.0], 1.2, max_cuts=0)
+    Q, T = ac.friction_sweep(r, t, [0.0, top, 0.0], 1.2)
+    q_slip, seg = ac.friction_static(r, t, top, 1.2, steps=10)
+    assert np.abs(Q[1] - q_slip).max() < 1e-8 and np.abs(T[1] - seg).max() < 1e-8 * top
+    assert np.abs(Q[2] - rd.straight(r)).max() < 1e-12          # released to zero: straight
