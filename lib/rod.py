@@ -987,7 +987,7 @@ def newmark(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, beta=0.25,
     ------
     ValueError
         naming a bad argument.
-    NewtonFailure
+    lib.core.errors.NewtonFailure
         A step's Newton solve failed (with the line search too), located at its step
         and time, as :func:`lib.integrate.newmark`.
     NonFiniteState
