@@ -2143,6 +2143,8 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
     mu, load, grav, q, tol, maxiter, fp_tol, fp_maxiter = _friction_args(
         rod, tendon, mu, load, grav, q0, tol, maxiter, fp_tol, fp_maxiter)
     tm = checks.vector(motor_tensions, "motor_tensions", low=0.0)
+    if tm.size == 0:
+        raise ValueError("motor_tensions must hold at least one motor tension, got none")
     old = (np.zeros(tendon.n_eyelets - 1) if tensions0 is None else
            checks.vector(tensions0, "tensions0", tendon.n_eyelets - 1, low=0.0))
     max_cuts = checks.integer(max_cuts, "max_cuts", low=0)
@@ -2250,7 +2252,8 @@ def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None
     Raises
     ------
     ValueError
-        Naming a bad argument (NaN stroke, ``stiffness <= 0``).
+        Naming a bad argument (NaN stroke, a stroke of the whole cable ``>= l_ref``,
+        ``stiffness <= 0``).
     ActuationSolveError
         Newton did not converge, or the taut solution needs a compressive cable.
 
@@ -2273,6 +2276,9 @@ def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None
     compliance = 0.0 if k is None else 1.0 / k
     where = "actuation.cable_stroke_static"
     l_ref = _length(rod, tendon, _rod.straight(rod))
+    if stroke >= l_ref:
+        raise ValueError(f"stroke must be shorter than the cable's path along the straight rod, "
+                         f"l_ref = {l_ref:.6g}, got {stroke!r} (no cable would be left)")
     zero = np.zeros(1)
     if load is None and grav == 0.0 and q0 is None:
         q_free = q

@@ -16,8 +16,7 @@ def _arc(N, phi):
 
 
 def test_the_issue_example_235_degrees_at_mu_02_leaves_44_percent():
-    ratio = float(np.exp(-MU_EXAMPLE * np.radians(WRAP_EXAMPLE_DEG)))
-    assert abs(ratio - 0.4403) < 5e-5                      # "about 44 %"
+    ratio = float(np.exp(-MU_EXAMPLE * np.radians(WRAP_EXAMPLE_DEG)))     # "about 44 %"
     # the library's capstan tensions on a 235-degree arc reach it as N grows
     r, q = _arc(160, np.radians(WRAP_EXAMPLE_DEG))
     tau = ac.capstan_tensions(r, ac.make_tendon(r, 0.02), q, 1.0, MU_EXAMPLE)
@@ -41,6 +40,13 @@ def test_capstan_law_against_the_closed_form_on_a_circular_arc_first_order():
         # on an arc every interior eyelet turns the tendon by the same angle
         a = ac.wrap_angles(r, t, q)
         assert np.ptp(a[1:-1]) < 1e-9 * a.mean()
+        # the exact discrete wrap on the arc (element angles Phi (e + 1/2)/N, chords l):
+        # delta at the interior eyelets, delta/2 at the last, delta - beta0 at the first,
+        # where the chord from the clamp eyelet (0, d) meets the first element's eyelet
+        delta, h, ell, d = phi / N, phi / (2 * N), r.L / N, 0.02
+        beta0 = np.arctan2(ell / 2 * np.sin(h) + d * (np.cos(h) - 1), ell / 2 * np.cos(h) - d * np.sin(h))
+        exact = np.r_[delta - beta0, np.full(N - 2, delta), delta / 2]
+        assert np.abs(a - exact).max() < 1e-8
         tau = ac.capstan_tensions(r, t, q, 2.0, mu)
         errs.append(abs(tau[-1] / (2.0 * np.exp(-mu * phi)) - 1.0))
     slope = np.polyfit(np.log(Ns), np.log(errs), 1)[0]
@@ -295,3 +301,12 @@ def test_friction_sweep_splits_a_failing_step_and_lands_on_the_slipping_equilibr
     q_slip, seg = ac.friction_static(r, t, top, 1.2, steps=10)
     assert np.abs(Q[1] - q_slip).max() < 1e-8 and np.abs(T[1] - seg).max() < 1e-8 * top
     assert np.abs(Q[2] - rd.straight(r)).max() < 1e-12          # released to zero: straight
+
+
+def test_an_empty_sweep_and_a_stroke_of_the_whole_cable_are_named():
+    r = rd.make_rod(5)
+    t = ac.make_tendon(r, 0.02)
+    with pytest.raises(ValueError, match="motor_tensions"):
+        ac.friction_sweep(r, t, [], 0.1)
+    with pytest.raises(ValueError, match="stroke"):
+        ac.cable_stroke_static(r, t, 2.0)

@@ -146,9 +146,10 @@ def _capstan_naive():
           text="40-element rod, d = 0.03, tau_m d L / EI = 1.3 pi, mu = 0.3, loading: "
                "array [distal tension in percent of the motor's, tip angle in degrees]",
           slips={"frictionless wrap": (_capstan_naive,
-                                       "exp(-mu * 235 deg) takes the frictionless curl as the "
-                                       "wrap; friction uncurls the rod, so solve shape and "
-                                       "tensions together (ac.friction_static)")})
+                                       "exp(-mu * frictionless tip angle) takes the "
+                                       "frictionless curl as the wrap; friction uncurls the "
+                                       "rod, so solve shape and tensions together "
+                                       "(ac.friction_static)")})
 def capstan_distal():
     """``ac.friction_static`` at mu = 0.3: the last segment's tension over the motor's, and
     the tip angle."""
