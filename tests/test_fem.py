@@ -511,3 +511,41 @@ def test_fast_force_path_has_the_bits_of_the_material_law():
     direct = fem.assemble_matrix(m, 0.5 * (Ke + Ke.transpose(0, 2, 1)))
     for _ in range(2):                                  # the first call finds, the second reuses
         assert (fem._hessian(m, u) != direct).nnz == 0
+
+
+@pytest.mark.parametrize("element", ELEMENTS)
+def test_internal_force_is_the_condensed_gradient_to_round_off(element):
+    """internal_force's operator form sums the same terms as gradient in another order:
+    equal to a few ulps of the largest force, with and without a load, on a finite
+    deformation; a state that inverts an element, a NaN or a wrong length is a ValueError."""
+    m = fem.cantilever(6, 2, element, nu=0.45, slenderness=3.0)
+    u = deformed_state(m)
+    load = np.random.default_rng(7).standard_normal(m.n_dofs)
+    for ld in (None, load):
+        want = fem.gradient(m, fem.expand(m, u[m.free]), ld)[m.free]
+        got = fem.internal_force(m, ld)(u[m.free])
+        assert np.abs(got - want).max() <= 1e-14 * np.abs(want).max()
+    force = fem.internal_force(m)
+    for bad in (-3.0 * np.ones(m.free.size), np.full(m.free.size, np.nan),
+                np.ones(m.free.size - 1)):
+        with pytest.raises(ValueError, match="u_free"):
+            force(bad)
+
+
+def test_assembly_pattern_is_the_sorted_unique_coo_entries():
+    """The pattern from the incidence product E^T E is np.unique of the COO keys: its
+    sorted entries as CSR indices and indptr, and the inverse map of every element entry
+    (random element dofs with an unused dof, and a T6 mesh)."""
+    from lib.fe import assembly
+
+    rng = np.random.default_rng(5)
+    m = fem.cantilever(6, 2, "T6", 0.3)
+    for dofs, n in ((np.array([rng.choice(11, 4, replace=False) for _ in range(9)]), 12),
+                    (np.asarray(m.dofs), m.n_dofs)):
+        rows, cols = assembly._coo_indices(dofs, dofs)
+        uniq, inv = np.unique(rows.astype(np.int64) * n + cols, return_inverse=True)
+        got = assembly._build_pattern(dofs, n)
+        np.testing.assert_array_equal(got[0], inv)
+        np.testing.assert_array_equal(got[1], uniq % n)
+        np.testing.assert_array_equal(got[2], np.searchsorted(uniq // n, np.arange(n + 1)))
+        assert got[3] == uniq.size

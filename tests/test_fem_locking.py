@@ -248,3 +248,13 @@ def test_corner_extrapolation_converges_the_full_clamp_sequence_faster_than_its_
     value, err, E = fem.corner_extrapolation(r, 0.3)
     assert err < 0.2 * abs(r[-1] - r[-2])
     assert abs(value - r[-1]) > 3 * err                     # the finest mesh is outside the bar
+
+
+@pytest.mark.parametrize("pressure, nx", [("quadrature", 40), ("taylor-hood", 80)])
+def test_inf_sup_by_lanczos_is_the_dense_smallest_value(pressure, nx):
+    """With k = 1 and more than 400 pressures inf_sup_constants runs Lanczos on the
+    unformed Schur complement; k = 2 takes the dense eigh: the same smallest value to 1e-12."""
+    m = fem.cantilever(nx, nx // 10, "T6")
+    lanczos = fem.inf_sup_constants(m, pressure=pressure)
+    dense = fem.inf_sup_constants(m, k=2, pressure=pressure)
+    assert lanczos.shape == (1,) and abs(lanczos[0] / dense[0] - 1) < 1e-12

@@ -17,7 +17,7 @@ assembly   Space, make_space, deformation_gradient, admissible, pattern, coo_ind
            check_u, solve_path, roundoff_floor, ConvergenceError
 loads      face_traction_load, tip_shear_load, face_pressure_load
 locking    DivergenceCount, divergence_matrix, divergence_free_dimension, vector_laplacian,
-           taylor_hood_blocks, inf_sup_constants
+           taylor_hood_blocks, inf_sup_constants, inf_sup_lanczos
 """
 from .assembly import (ConvergenceError, Space, admissible, assemble_matrix, assemble_vector,
                        check_clamped, check_space, check_u, condense, coo_indices,
@@ -26,7 +26,8 @@ from .assembly import (ConvergenceError, Space, admissible, assemble_matrix, ass
 from .element import ELEMENTS, shape_functions
 from .loads import face_pressure_load, face_traction_load, tip_shear_load
 from .locking import (DivergenceCount, divergence_free_dimension, divergence_matrix,
-                      inf_sup_constants, taylor_hood_blocks, vector_laplacian)
+                      inf_sup_constants, inf_sup_lanczos, taylor_hood_blocks,
+                      vector_laplacian)
 from .mesh import (Mesh, check_mesh, check_mesh_args, clamped_dofs, edge_weights, face_nodes,
                    rectangle_mesh)
 
@@ -38,4 +39,4 @@ __all__ = ["ELEMENTS", "shape_functions",
            "check_clamped", "check_space", "check_u", "solve_path", "roundoff_floor", "ConvergenceError",
            "face_traction_load", "tip_shear_load", "face_pressure_load",
            "DivergenceCount", "divergence_matrix", "divergence_free_dimension", "vector_laplacian",
-           "taylor_hood_blocks", "inf_sup_constants"]
+           "taylor_hood_blocks", "inf_sup_constants", "inf_sup_lanczos"]

