@@ -112,7 +112,7 @@ from .core import checks, linalg, quadrature
 from .core.errors import SolveError
 from .fe import (ConvergenceError, Mesh, assemble_matrix, assemble_vector, clamped_dofs,
                  coo_indices, rectangle_mesh, shape_functions, solve_path, tip_shear_load,
-                 vector_laplacian)
+                 inf_sup_lanczos, vector_laplacian)
 from .solvers import newton_solve
 
 __all__ = [
@@ -350,15 +350,18 @@ def _kernel(mat, F, vol, order):
     P = (2 * ga)[..., None, None] * F + s[..., None, None] * H
     if order == 1:
         return W, P
-    if order == -1:     # P and the size of the terms summed into it (round-off scale)
+    if order in (-1, 3):   # P and the size of the terms summed into it (round-off scale)
         mag = (2 * np.abs(ga) * np.abs(F).max(axis=(-1, -2))
                + (np.abs(s) + np.abs(gJJ + U2) * np.abs(J)) * np.abs(H).max(axis=(-1, -2)))
-        return P, mag
+        if order == -1:
+            return P, mag
     e = (..., None, None, None, None)
     A = ((2 * ga)[e] * _I4 + (4 * gaa)[e] * np.einsum("...iJ,...kL->...iJkL", F, F)
          + (2 * gaJ)[e] * (np.einsum("...iJ,...kL->...iJkL", F, H)
                            + np.einsum("...iJ,...kL->...iJkL", H, F))
          + (gJJ + U2)[e] * np.einsum("...iJ,...kL->...iJkL", H, H) + s[e] * _E4)
+    if order == 3:      # everything a residual and its tangent at one state need
+        return P, mag, A
     return W, P, A
 
 
@@ -669,17 +672,19 @@ def _contract(subscripts, *operands):
     return np.einsum(subscripts, *operands, optimize=path)
 
 
-def _residual(body, x, load=None, F=None):
+def _residual(body, x, load=None, F=None, Pmag=None):
     """Residual and the magnitude of the terms summed into each force component.
 
-    ``F`` (optional) is ``_F(body, u)`` when the caller already has it.
+    ``F`` (optional) is ``_F(body, u)`` when the caller already has it, ``Pmag`` the
+    ``(P, mag)`` of ``_kernel`` at it (after ``_check_det``).
     """
     u, p = _split(body, x)
     F = _F(body, u) if F is None else F
-    _check_det(body, F)
+    if Pmag is None:
+        _check_det(body, F)
     J = _det(F)
     G, w = body.geom.G, body.geom.w
-    P, mag = _kernel(body.material, F, _point_vol(body, p, J), -1)
+    P, mag = _kernel(body.material, F, _point_vol(body, p, J), -1) if Pmag is None else Pmag
     fe = _contract("eq,eqiJ,eqaJ->eai", w, P, G).reshape(len(G), -1)
     ru = assemble_vector(body.geom, fe)
     if body.formulation == "Fbar":        # the element term kappa (theta - J0) H
@@ -732,21 +737,22 @@ def hessian(body, x):
     return _hessian(body, _check_x(body, x))
 
 
-def _hessian(body, x, free=False, F=None):
+def _hessian(body, x, free=False, F=None, A=None):
     """The tangent of :func:`hessian`; ``free=True``: only its rows and columns ``body.free``.
 
     The blocks are summed as they always were (``K_uu`` by the mesh's assembly pattern,
     ``K_up`` and ``K_pp`` from their COO triplets); a pattern computed once per body
     (:func:`_tangent_plan`) then places their entries in the full matrix or directly in
     its free part, instead of ``sp.bmat`` and ``K[free][:, free]`` at every call: the
-    same matrix, entry for entry.  ``F`` (optional) is ``_F(body, u)`` if already known.
+    same matrix, entry for entry.  ``F`` (optional) is ``_F(body, u)`` if already known,
+    ``A`` the tangent moduli of ``_kernel`` at it (after ``_check_det``).
     """
     u, p = _split(body, x)
     F = _F(body, u) if F is None else F
-    _check_det(body, F)
-    J = _det(F)
+    if A is None:
+        _check_det(body, F)
+        A = _kernel(body.material, F, _point_vol(body, p, _det(F)), 2)[2]
     G, w = body.geom.G, body.geom.w
-    _, _, A = _kernel(body.material, F, _point_vol(body, p, J), 2)
     Ke = _contract("eq,eqaJ,eqiJkL,eqbL->eaibk", w, G, A, G)
     n = 2 * G.shape[2]
     Ke = Ke.reshape(-1, n, n)
@@ -760,10 +766,14 @@ def _hessian(body, x, free=False, F=None):
         rows, cols, prow, pcol = body._up
         Be = _contract("eq,eqiJ,eqaJ,qc->eaic", w, _H(F), G, body.Np)
         parts.append(sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p)).data)
-        mat = body.material
-        ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
-        Ce = -ik * np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
-        parts.append(sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).data)
+        if "Kpp" not in body._cache:               # -M_p / kappa does not depend on x
+            mat = body.material
+            ik = 0.0 if mat.incompressible else 1.0 / mat.kappa
+            Ce = -ik * np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
+            Kpp = sp.csr_matrix((Ce.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p)).data
+            Kpp.setflags(write=False)
+            body._cache["Kpp"] = Kpp
+        parts.append(body._cache["Kpp"])
     sel, indices, indptr, shape = _tangent_plan(body)[bool(free)]
     data = (np.concatenate(parts) if len(parts) > 1 else parts[0])[sel]
     return sp.csr_matrix((data, indices, indptr), shape=shape)
@@ -1203,11 +1213,14 @@ def inf_sup(body):
               \beta_h^2 = \lambda_{\min}\bigl(B K^{-1} B^{\top},\ M_p\bigr),
 
     with ``K`` the vector Laplacian (``|v|_{H^1}^2``) on the free displacements, ``B``
-    the divergence-pressure matrix and ``M_p`` the pressure mass matrix: the smallest
-    generalized eigenvalue by :func:`scipy.linalg.eigh` (dense in the pressures, so for
-    meshes up to a few thousand pressure unknowns).  ``beta_h`` bounded away from 0
-    under refinement is the Brezzi-Babuska condition; ``beta_h -> 0`` means locking or
-    spurious pressure modes.
+    the divergence-pressure matrix and ``M_p`` the pressure mass matrix.  Up to 400
+    pressure unknowns the smallest generalized eigenvalue comes from the dense Schur
+    complement by :func:`scipy.linalg.eigh`; beyond, by Lanczos without forming it
+    (:func:`lib.fe.inf_sup_lanczos`: the same number to about 1e-14, a fraction of the
+    cost on the 80 x 8 mesh), unless the saddle matrix ``[[K, B^T], [B, 0]]`` is singular
+    (a spurious pressure mode, ``beta_h = 0``), where the dense path answers.
+    ``beta_h`` bounded away from 0 under refinement is the Brezzi-Babuska condition;
+    ``beta_h -> 0`` means locking or spurious pressure modes.
 
     >>> round(inf_sup(cantilever(10, 1, "P2P1", neo_hookean(1.0, 0.5))), 3) > 0.1
     True
@@ -1221,17 +1234,17 @@ def inf_sup(body):
     B = sp.csr_matrix((Be.ravel(), (rows, cols)), shape=(body.n_u, body.n_p))[fr].T.tocsc()
     Me = np.einsum("eq,qc,qd->ecd", w, body.Np, body.Np)
     Mp = sp.csr_matrix((Me.ravel(), (prow, pcol)), shape=(body.n_p, body.n_p))
-    S = B @ _laplacian_solve(K[fr][:, fr], B.T.toarray())
+    Kf = K[fr][:, fr]
+    if body.n_p > 400:
+        try:
+            return inf_sup_lanczos(Kf, B, Mp)
+        except SolveError:                        # singular saddle matrix: beta_h = 0
+            pass
+    S = B @ _laplacian_solve(Kf, B.T.toarray())
     S = 0.5 * (S + S.T)
     try:
-        if S.shape[0] <= 400:
-            ev = sla.eigh(S, Mp.toarray(), eigvals_only=True, subset_by_index=[0, 0])[0]
-        else:
-            # the eigenvalue nearest 0 by shift-invert Lanczos (one dense LU of S):
-            # the same number as the dense eigh, at a fraction of its cost
-            ev = spla.eigsh(S, k=1, M=Mp, sigma=0.0, which="LM", v0=np.ones(S.shape[0]),
-                            tol=1e-14, return_eigenvectors=False)[0]
-    except (sla.LinAlgError, spla.ArpackError, RuntimeError) as err:
+        ev = sla.eigh(S, Mp.toarray(), eigvals_only=True, subset_by_index=[0, 0])[0]
+    except (sla.LinAlgError, RuntimeError) as err:
         raise ConvergenceError(f"inf_sup: the generalised eigenproblem failed ({err})") from err
     return float(np.sqrt(max(ev, 0.0)))
 
@@ -1272,7 +1285,11 @@ def dynamics_force(body, load=None):
         x = np.zeros(n)
         x[fr] = x_free
         F = _F(body, x[:body.n_u])
-        return _residual(body, x, load, F=F)[0][fr], _hessian(body, x, free=True, F=F)
+        _check_det(body, F)
+        # one evaluation of the material law serves the residual and the tangent
+        P, mag, A = _kernel(body.material, F, _point_vol(body, x[body.n_u:], _det(F)), 3)
+        return (_residual(body, x, load, F=F, Pmag=(P, mag))[0][fr],
+                _hessian(body, x, free=True, F=F, A=A))
 
     return force
 

@@ -1,11 +1,14 @@
 """Tests of lib.incompressible: rubber materials and locking-free finite-strain elements."""
 import numpy as np
 import pytest
+import scipy.linalg as sla
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from lib import fem
+from lib import fe, fem
 from lib import crosscheck as cc
 from lib import incompressible as inc
+from lib.core.errors import SolveError
 
 RNG = np.random.default_rng(2026)
 
@@ -201,6 +204,32 @@ def test_inf_sup_constant_is_bounded_for_taylor_hood_and_decays_like_h_for_p1p0(
     assert min(beta["P2P0"]) > 0.5
     slope = np.polyfit(np.log(sizes), np.log(beta["P1P0"]), 1)[0]
     assert abs(slope + 1) < 0.15
+
+
+@pytest.mark.parametrize("form", ["P2P0", "P1P0"])
+def test_inf_sup_by_lanczos_is_the_dense_schur_eigenvalue(form):
+    """Above 400 pressure unknowns inf_sup runs Lanczos on the unformed Schur complement;
+    it gives the smallest generalized eigenvalue of the dense S = B K^-1 B^T (written
+    here with dense NumPy) to 1e-12.  A pressure unknown coupled to nothing makes the
+    saddle matrix singular: a SolveError, on which inf_sup takes the dense path."""
+    body = inc.cantilever(30, 8, form, inc.neo_hookean(1.0, 0.5), slenderness=3.75)
+    assert body.n_p > 400
+    fr = body.geom.free
+    K = inc.vector_laplacian(body.geom)[fr][:, fr].toarray()
+    rows, cols, prow, pcol = body._up
+    Be = np.einsum("eq,eqai,qc->eaic", body.geom.w, body.geom.G, body.Np)
+    B = np.zeros((body.n_u, body.n_p))
+    np.add.at(B, (rows, cols), Be.ravel())
+    B = B[fr].T
+    Me = np.einsum("eq,qc,qd->ecd", body.geom.w, body.Np, body.Np)
+    Mp = np.zeros((body.n_p, body.n_p))
+    np.add.at(Mp, (prow, pcol), Me.ravel())
+    S = B @ np.linalg.solve(K, B.T)
+    want = np.sqrt(sla.eigh(0.5 * (S + S.T), Mp, eigvals_only=True)[0])
+    assert abs(inc.inf_sup(body) / want - 1) < 1e-12
+    with pytest.raises(SolveError):
+        fe.inf_sup_lanczos(sp.csr_matrix(K), sp.csr_matrix(np.vstack([B, 0 * B[:1]])),
+                             sp.identity(body.n_p + 1))
 
 
 def test_newton_converges_quadratically_for_the_mixed_element():
