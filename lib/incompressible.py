@@ -77,6 +77,7 @@ make_body, cantilever, Body, FORMULATIONS, n_unknowns, displacement, pressure_fi
 energy, gradient, hessian, mass, tip_load, tip_deflection, tip_ratio
                                     energy and derivatives, the tip load and readout
 solve, SolveResult, ConvergenceError            statics by Newton with load steps
+prolong                             a Taylor-Hood state onto a nested finer mesh (a start)
 inf_sup                             the discrete inf-sup constant of a mixed body
 dynamics_force, dynamics_mass, kinetic_energy   the callables of :mod:`lib.integrate`
 
@@ -123,7 +124,7 @@ __all__ = [
     "tip_deflection", "tip_ratio", "SolveResult", "solve", "inf_sup", "n_unknowns",
     "displacement", "pressure_field", "dynamics_force", "ConvergenceError",
     "dynamics_mass", "kinetic_energy", "expand", "TipReference", "reference_tip_ratio",
-    "cantilever_solution", "NU_NEAR",
+    "prolong", "cantilever_solution", "NU_NEAR",
 ]
 
 #: The near-incompressible Poisson's ratio of the chapter's cost study, release and
@@ -1164,6 +1165,42 @@ def reference_tip_ratio(mat, alpha=1.0, ny=(2, 4, 8, 16), formulation="P2P1",
 #: Newton iterations served by one tangent on a mesh started from the prolonged coarse
 #: solution (:func:`reference_tip_ratio`): all of them (solve's maxiter is 25).
 _REUSE_PROLONGED = 25
+
+
+def prolong(coarse, x, fine):
+    r"""A Taylor-Hood state of ``coarse`` interpolated onto the nested mesh of ``fine``.
+
+    Both bodies are ``"P2P1"`` on rectangle meshes of the same rectangle and diagonal,
+    ``fine.nx`` and ``fine.ny`` whole multiples of the coarse ones (each coarse cell split
+    into whole fine cells): the quadratic displacement and linear pressure of ``x``
+    (``coarse.n_u + coarse.n_p``,) evaluated at the fine nodes, exact for fields the
+    coarse space holds.  A start for Newton on the finer mesh (``solve(fine, load,
+    x0=prolong(coarse, x, fine))``), not a result.
+
+    Examples
+    --------
+    >>> mat = neo_hookean(1.0, 0.3)
+    >>> c, f = cantilever(2, 1, "P2P1", mat), cantilever(4, 2, "P2P1", mat)
+    >>> X = c.geom.mesh.nodes
+    >>> x = np.concatenate([np.column_stack([X[:, 1] ** 2, X[:, 0] * X[:, 1]]).ravel(),
+    ...                     np.zeros(c.n_p)])
+    >>> Xf = f.geom.mesh.nodes
+    >>> bool(np.allclose(prolong(c, x, f)[:f.n_u].reshape(-1, 2)[:, 0], Xf[:, 1] ** 2))
+    True
+    """
+    for name, b in (("coarse", coarse), ("fine", fine)):
+        if _check_body(b, name).formulation != "P2P1":
+            raise ValueError(f"{name} must be a Taylor-Hood body (formulation 'P2P1'), got "
+                             f"{b.formulation!r}")
+    x = _check_x(coarse, x, "x")
+    mc, mf = coarse.geom.mesh, fine.geom.mesh
+    if (mf.length, mf.height, mf.diagonal) != (mc.length, mc.height, mc.diagonal) \
+            or mf.nx % mc.nx or mf.ny % mc.ny:
+        raise ValueError(f"fine must mesh the rectangle of coarse ({mc.length:g} x "
+                         f"{mc.height:g}, diagonal {mc.diagonal!r}) with nx, ny multiples of "
+                         f"({mc.nx}, {mc.ny}), got {mf.length:g} x {mf.height:g}, diagonal "
+                         f"{mf.diagonal!r}, ({mf.nx}, {mf.ny})")
+    return _prolong(coarse, x, fine)
 
 
 def _prolong(coarse, xc, fine):
