@@ -91,6 +91,7 @@ array([3.33, 3.33])
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import fields, make_dataclass
 from typing import NamedTuple
@@ -505,9 +506,14 @@ def _gradient(rod, x, Q, load, grav, kernels=None):
     return G.ravel()
 
 
-def _blocks(rod, x, Q, load):
-    """Element-vectorised Hessian blocks as COO triplets (rows, cols, values)."""
-    N, ell = rod.N, rod.ell
+def _block_parts(rod, x, Q, load):
+    """The element and joint blocks of :func:`hessian` (element-vectorised).
+
+    Returns (Hpp, Hpd, Hdd, Haa, Hab, Hbb, Hm): per element e the stretch-shear blocks
+    in (psi_e, x_e, x_{e+1}), per joint the bending-twist blocks of elements (e-1, e),
+    and the (1, 3, 3) block of the conservative end moment (None without one).
+    """
+    ell = rod.ell
     R, u, _, n, theta = _kin(rod, x, Q)
     wB = (_bending_weights(rod) / ell)[:, None] * np.array([rod.GJ, rod.EI, rod.EI])
     C = np.array([rod.EA, rod.kGA, rod.kGA])
@@ -517,41 +523,99 @@ def _blocks(rod, x, Q, load):
     Hpp += _sym(n[:, :, None] * u[:, None, :]) - np.sum(n * u, axis=1)[:, None, None] * np.eye(3)
     Hpd = (_hat(n) - U * C[None, None, :] / ell) @ np.swapaxes(R, 1, 2)
     Hdd = (R * C[None, None, :]) @ np.swapaxes(R, 1, 2) / ell
+    # bending and twist: joint e between elements e-1 (a) and e (b)
+    _, _, Haa, Hab, Hbb = _log_terms(theta, wB[:, :, None] * np.eye(3), wB * theta, 2)
+    Hm = None
+    if np.any(load[3:]):                     # conservative end moment -M . log(R_{N-1})
+        th = _so3.quat_log(Q[-1])[None]
+        *_, Hm = _log_terms(th, np.zeros((1, 3, 3)), -load[3:][None], 2)
+    return Hpp, Hpd, Hdd, Haa, Hab, Hbb, Hm
+
+
+@functools.lru_cache(maxsize=64)
+def _block_pattern(N, moment):
+    """Rows and columns of :func:`_blocks`'s triplets for N elements (read-only, cached).
+
+    The entries in the order :func:`_block_values` lists them; the clamp's rows and
+    columns (x_0) are left out, so every block of element 0 against x_0 is dropped.
+    """
     e = np.arange(N)
     ip = 6 * e[:, None] + np.arange(3)            # psi_e
     ixb = 6 * e[:, None] + 3 + np.arange(3)       # x_{e+1}
     ixa = ixb - 6                                  # x_e (negative for e = 0: the clamp)
-    rows, cols, vals = [], [], []
+    rows, cols = [], []
 
-    def add(I, J, H):
-        r = np.broadcast_to(I[:, :, None], H.shape)
-        c = np.broadcast_to(J[:, None, :], H.shape)
+    def add(I, J):
+        r = np.broadcast_to(I[:, :, None], (I.shape[0], 3, 3))
+        c = np.broadcast_to(J[:, None, :], (I.shape[0], 3, 3))
         keep = (r >= 0) & (c >= 0)
         rows.append(r[keep])
         cols.append(c[keep])
-        vals.append(H[keep])
 
+    for I, J in ((ip, ip), (ip, ixb), (ixb, ip), (ip, ixa), (ixa, ip), (ixb, ixb), (ixa, ixa),
+                 (ixa, ixb), (ixb, ixa), (ip, ip), (ip[:-1], ip[:-1]), (ip[:-1], ip[1:]),
+                 (ip[1:], ip[:-1])):
+        add(I, J)
+    if moment:
+        add(ip[-1:], ip[-1:])
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    rows.setflags(write=False)
+    cols.setflags(write=False)
+    return rows, cols
+
+
+def _block_values(parts):
+    """The values of :func:`_blocks`'s triplets, in :func:`_block_pattern`'s order."""
+    Hpp, Hpd, Hdd, Haa, Hab, Hbb, Hm = parts
     HpdT = np.swapaxes(Hpd, 1, 2)
-    add(ip, ip, Hpp)
-    add(ip, ixb, Hpd)
-    add(ixb, ip, HpdT)
-    add(ip, ixa, -Hpd)
-    add(ixa, ip, -HpdT)
-    add(ixb, ixb, Hdd)
-    add(ixa, ixa, Hdd)
-    add(ixa, ixb, -Hdd)
-    add(ixb, ixa, -Hdd)
-    # bending and twist: joint e between elements e-1 (a) and e (b)
-    _, _, Haa, Hab, Hbb = _log_terms(theta, wB[:, :, None] * np.eye(3), wB * theta, 2)
-    add(ip, ip, Hbb)
-    add(ip[:-1], ip[:-1], Haa[1:])
-    add(ip[:-1], ip[1:], Hab[1:])
-    add(ip[1:], ip[:-1], np.swapaxes(Hab[1:], 1, 2))
-    if np.any(load[3:]):                     # conservative end moment -M . log(R_{N-1})
-        th = _so3.quat_log(Q[-1])[None]
-        *_, Hm = _log_terms(th, np.zeros((1, 3, 3)), -load[3:][None], 2)
-        add(ip[-1:], ip[-1:], Hm)
-    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    vals = [Hpp, Hpd, HpdT, -Hpd[1:], -HpdT[1:], Hdd, Hdd[1:], -Hdd[1:], -Hdd[1:],
+            Hbb, Haa[1:], Hab[1:], np.swapaxes(Hab[1:], 1, 2)]
+    if Hm is not None:
+        vals.append(Hm)
+    return np.concatenate([v.ravel() for v in vals])
+
+
+def _blocks(rod, x, Q, load):
+    """Element-vectorised Hessian blocks as COO triplets (rows, cols, values).
+
+    Per element e the stretch-shear blocks couple (psi_e, x_e, x_{e+1}) and per joint
+    the bending-twist blocks couple (psi_{e-1}, psi_e); the index pattern depends only
+    on N (and on an end moment) and is built once (:func:`_block_pattern`).
+    """
+    parts = _block_parts(rod, x, Q, load)
+    rows, cols = _block_pattern(rod.N, parts[-1] is not None)
+    return rows, cols, _block_values(parts)
+
+
+def _hessian_dense(rod, x, Q, load):
+    """:func:`hessian` as a dense (6N, 6N) array, the blocks added in place.
+
+    The same blocks as :func:`_blocks`; for a short rod (Lie-Newmark's dense tangent)
+    building the sparse matrix costs more than the algebra.  Duplicates are summed in
+    another order than scipy's, so the two agree to round-off.
+    """
+    N = rod.N
+    Hpp, Hpd, Hdd, Haa, Hab, Hbb, Hm = _block_parts(rod, x, Q, load)
+    H = np.zeros((N, 6, N, 6))
+    e = np.arange(N)
+    a, b = e[1:], e[:-1]                          # element e >= 1 and the one before it
+    HpdT = np.swapaxes(Hpd, 1, 2)
+    # rows psi_e = (e, :3), x_{e+1} = (e, 3:); x_e = (e - 1, 3:) (the clamp for e = 0)
+    H[e, :3, e, :3] = Hpp + Hbb
+    H[b, :3, b, :3] += Haa[1:]
+    H[b, :3, a, :3] = Hab[1:]
+    H[a, :3, b, :3] = np.swapaxes(Hab[1:], 1, 2)
+    H[e, :3, e, 3:] = Hpd
+    H[e, 3:, e, :3] = HpdT
+    H[a, :3, b, 3:] = -Hpd[1:]
+    H[b, 3:, a, :3] = -HpdT[1:]
+    H[e, 3:, e, 3:] = Hdd
+    H[b, 3:, b, 3:] += Hdd[1:]
+    H[b, 3:, a, 3:] = -Hdd[1:]
+    H[a, 3:, b, 3:] = -Hdd[1:]
+    if Hm is not None:
+        H[N - 1, :3, N - 1, :3] += Hm[0]
+    return H.reshape(6 * N, 6 * N)
 
 
 def hessian(rod, state, load=None):
@@ -1438,7 +1502,7 @@ def _newmark_tangent(rod, s1, g, D, w1, J, M, dt, beta, gamma, load, dense=None)
             out[r, c] = B
             return out
 
-        K = _hessian(rod, *s1, load).toarray() + blocks(G)
+        K = _hessian_dense(rod, *s1, load) + blocks(G)
         out = (dt * dt * beta) * (K @ blocks(T)) + (dt * gamma) * blocks(Y)
         out[np.diag_indices(6 * N)] += M.ravel()
         return out
