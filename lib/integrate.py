@@ -564,11 +564,16 @@ def kinetic_energy(mass, v):
     >>> kinetic_energy(np.array([2.0, 4.0]), np.array([[1.0, 0.5], [0.0, 1.0]])).tolist()
     [1.5, 2.0]
     """
-    v = checks.array(v, "v")
+    if not (type(v) is np.ndarray and v.dtype == np.float64 and np.isfinite(v).all()):
+        v = checks.array(v, "v")                 # the cheap test first (a hot path)
     if v.ndim not in (1, 2) or v.shape[-1] == 0:
         raise ValueError(f"v must have shape (n,) or (m, n), got shape {v.shape}")
     n = v.shape[-1]
-    M = check_mass(mass, n, of="v")
+    if (type(mass) is np.ndarray and mass.dtype == np.float64 and mass.shape == (n,)
+            and np.isfinite(mass).all() and (mass > 0.0).all()):
+        M = mass                                 # a valid lumped mass as it is
+    else:
+        M = check_mass(mass, n, of="v")
     Mv = M * v if M.ndim == 1 else (M @ v.T).T
     T = 0.5 * np.sum(v * Mv, axis=-1)
     return float(T) if v.ndim == 1 else T
@@ -753,7 +758,8 @@ def _newmark_core(u, v, a, dt, force, M, beta, gamma, tol, maxiter, predictor,
             f = _force_value(f, x)
             Ma = _mass_apply(M, a1)
             scale = max(float(np.abs(f).max()), float(np.abs(Ma).max()), tiny)
-            return Ma + f, _tangent(K, M, cb), scale
+            # the tangent is built only when Newton takes a step from x (lazily)
+            return Ma + f, lambda: _tangent(K, M, cb), scale
 
         x0 = _predict(predictor, u0, v0, a0, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search, where="Newmark Newton")
@@ -964,8 +970,8 @@ def _ga_core(u, v, a, f, dt, force, M, params, tol, maxiter, predictor, line_sea
             Ma = _mass_apply(M, (1.0 - am) * a1 + am * a0)
             fa = (1.0 - af) * f1 + af * f0
             scale = max(float(np.abs(fa).max()), float(np.abs(Ma).max()), tiny)
-            K = _scaled(1.0 - af, K)
-            return Ma + fa, _tangent(K, M, (1.0 - am) * cb), scale
+            # the tangent is built only when Newton takes a step from x (lazily)
+            return Ma + fa, lambda: _tangent(_scaled(1.0 - af, K), M, (1.0 - am) * cb), scale
 
         x0 = _predict(predictor, u0, v0, a0, h)
         x, info = newton_solve(fun, x0, tol, maxiter, line_search,
