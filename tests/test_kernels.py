@@ -95,28 +95,31 @@ def test_keyword_and_context_manager_select_the_numpy_path(monkeypatch):
     kernels.planar, kernels.spatial                     # noqa: B018  (import them)
     calls = []
     _trap(monkeypatch, kernels.planar,
-          ["gradient", "energy", "hessian_banded", "force", "verlet_run"], calls)
+          ["gradient", "energy", "hessian_banded", "force", "verlet_run", "first_order"],
+          calls)
     _trap(monkeypatch, kernels.spatial, ["gradient", "lie_verlet_run"], calls)
     with kernels.disabled():
         assert not kernels.enabled()
         rod.gradient(r, q), rod.energy(r, q), rod.banded_hessian(r, q), rod.force(r)(q)
-        rod.verlet(r, q, 0 * q, 1e-4, 2)
+        rod.verlet(r, q, 0 * q, 1e-4, 2), rod.first_order(r)(0.0, np.r_[q, q])
         R3.gradient(m, s), R3.lie_verlet(m, s, z, z, 1e-4, 2)
         R3.accelerations(m, s, z, z)
     rod.gradient(r, q, kernels=False), rod.energy(r, q, kernels=False)
     rod.verlet(r, q, 0 * q, 1e-4, 2, kernels=False), rod.force(r, kernels=False)(q)
+    rod.first_order(r, kernels=False)(0.0, np.r_[q, q])
     R3.gradient(m, s, kernels=False), R3.lie_verlet(m, s, z, z, 1e-4, 2, kernels=False)
     assert calls == []
     # and the default (switch on) does reach the compiled code
     assert kernels.enabled()
     for f in (lambda: rod.gradient(r, q), lambda: rod.energy(r, q),
               lambda: rod.banded_hessian(r, q), lambda: rod.force(r)(q),
-              lambda: rod.verlet(r, q, 0 * q, 1e-4, 2), lambda: R3.gradient(m, s),
+              lambda: rod.verlet(r, q, 0 * q, 1e-4, 2),
+              lambda: rod.first_order(r)(0.0, np.r_[q, q]), lambda: R3.gradient(m, s),
               lambda: R3.lie_verlet(m, s, z, z, 1e-4, 2)):
         with pytest.raises(RuntimeError, match="kernel"):
             f()
     assert calls == ["gradient", "energy", "hessian_banded", "force", "verlet_run",
-                     "gradient", "lie_verlet_run"]
+                     "first_order", "gradient", "lie_verlet_run"]
 
 
 def test_switch_rejects_bad_values():
@@ -182,6 +185,26 @@ def test_force_matches_gradient_and_hessian_and_validates():
         rod.force(r, (1.0, np.nan, 0.0))
     with pytest.raises(ValueError, match="q"):
         rod.force(r)(np.zeros(5))
+
+
+def test_first_order_is_the_concatenated_acceleration_and_validates():
+    r = rod.make_rod(9, r_over_L=0.1)
+    q = _planar_state(r, 5)
+    y = np.r_[q, np.linspace(-1.0, 1.0, q.size)]
+    m = rod.mass(r)
+    want = np.concatenate([y[q.size:], -rod.gradient(r, q, LOAD2, 0.7, kernels=False) / m])
+    for kern in (True, False):
+        got = rod.first_order(r, LOAD2, 0.7, kernels=kern)(0.3, y)
+        assert np.array_equal(got, want)               # the same operations, bit for bit
+        assert np.array_equal(rod.first_order(r, LOAD2, 0.7, kernels=kern)(0.0, list(y)), want)
+    with pytest.raises(ValueError, match="load"):
+        rod.first_order(r, (1.0, np.nan, 0.0))
+    with pytest.raises(ValueError, match="grav"):
+        rod.first_order(r, grav="1")
+    with pytest.raises(ValueError, match="y"):
+        rod.first_order(r)(0.0, q)                      # q only, no velocities
+    with pytest.raises(ValueError, match="kernels"):
+        rod.first_order(r, kernels="yes")
 
 
 # --------------------------------------------------------------------------------------

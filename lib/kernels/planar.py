@@ -10,6 +10,8 @@ arithmetic of its NumPy twin in the same order (tested to round-off in
 * :func:`energy`          -- :func:`lib.rod.energy` (one state);
 * :func:`gradient`        -- :func:`lib.rod.gradient`;
 * :func:`force`           -- both of the next two in one call (:func:`lib.rod.force`);
+* :func:`first_order`     -- :func:`lib.rod.first_order`: ``(v, -gradient(q) / m)`` for
+  ``y = (q, v)`` in one call (the right-hand side SciPy's ``solve_ivp`` takes);
 * :func:`hessian_banded`  -- :func:`lib.rod.hessian` written straight into LAPACK upper
   banded storage ``ab[u + i - j, j] = H[i, j]`` (i <= j), half-bandwidth u = 4: element
   e couples phi_e (3e) with nodes e (3e-2, 3e-1) and e+1 (3e+1, 3e+2), so
@@ -32,7 +34,7 @@ import numpy as np
 
 from ._jit import kernel
 
-__all__ = ["BANDWIDTH", "energy", "gradient", "force", "hessian_banded", "verlet_run", "n_samples",
+__all__ = ["BANDWIDTH", "energy", "gradient", "first_order", "force", "hessian_banded", "verlet_run", "n_samples",
            "newmark_run", "NEWTON_REASONS"]
 
 BANDWIDTH = 4
@@ -103,6 +105,19 @@ def gradient(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
     """grad Pi(q), shape (3N,) (see :func:`lib.rod.gradient`)."""
     out = np.empty(3 * N)
     _gradient_into(q, N, ell, EA, S, EI, rhoA, g, Px, Py, M, out)
+    return out
+
+
+@kernel
+def first_order(y, m, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
+    """dy/dt = (v, -grad Pi(q) / m) for y = (q, v), shape (6N,) (see :func:`lib.rod.first_order`)."""
+    n = 3 * N
+    out = np.empty(2 * n)
+    out[:n] = y[n:]
+    acc = out[n:]
+    _gradient_into(y[:n], N, ell, EA, S, EI, rhoA, g, Px, Py, M, acc)
+    for i in range(n):
+        acc[i] = -acc[i] / m[i]
     return out
 
 
