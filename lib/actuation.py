@@ -115,9 +115,33 @@ angles" (:func:`friction_static`, :func:`friction_sweep`).  The tendon-sheath
 literature models the same band with the cable's elasticity added (Wang, Sun and Phee
 2013); here the cable is rigid.
 
+3-D routing: tendons on the 3-D rod (:mod:`lib.rod3d`)
+-----------------------------------------------------
+A tendon on the 3-D rod (:func:`make_tendon3d`) runs through eyelets at arc lengths
+``s_j`` with offsets ``r_j = (0, d2_j, d3_j)`` in the section frame (straight, turning
+about the centreline at a rate ``omega`` -- a helix of pitch ``2 pi / omega`` -- or
+given eyelet by eyelet):
+
+.. math::
+
+    \ell_t = \sum_j \lvert p_{j+1} - p_j\rvert,\qquad p_j = c(s_j) + R(s_j)\, r_j,\qquad
+    R(s_j) = R_a \exp\bigl(\eta_j\, \widehat{\log(R_a^{\top} R_b)}\bigr),
+
+the section frame interpolated along the geodesic between the element centres around
+``s_j`` (the planar eyelets' linear angle interpolation, so an in-plane tendon on a
+planar state is :func:`make_tendon`'s).  Its gradient and Hessian are taken, as in
+:mod:`lib.rod3d`, with respect to the increments ``[psi_e, dx_{e+1}]`` at zero
+(``R_e exp(hat psi_e)``, ``x + dx``), in closed form through Rodrigues' formula and the
+log map's Jacobians (:func:`tendon3d_gradient`, :func:`tendon3d_hessian`).  The
+equilibrium (:func:`static3d`, :func:`static3d_path`) is :func:`lib.rod3d.static` with
+``sum_i tau_i ell_i`` in its ``extra`` hook (Rucker and Webster 2011 for general
+routing on Cosserat rods).
+
 Array layouts
 -------------
 rod state ``q``: (3N,) ``[phi_e, x_{e+1}, y_{e+1}]`` as in :mod:`lib.rod`.
+3-D rod state: :class:`lib.rod3d.State` ``(x (N, 3), Q (N, 4))``; its gradients (6N,) in
+the layout ``[psi_e, dx_{e+1}]`` per element.
 tensions: (m,) one per tendon, in the order of the ``tendons`` sequence.
 FEM displacement ``u``: (2 n_nodes,) interleaved ``u_x, u_y`` as in :mod:`lib.fem`.
 
@@ -157,7 +181,9 @@ from scipy.linalg import null_space
 from . import fem as _fem
 from . import integrate as _integrate
 from . import rod as _rod
+from . import rod3d as _rod3d
 from .core import checks
+from .core import so3 as _so3
 from .core.errors import SolveError
 from .core.linalg import factor
 from .fe import roundoff_floor
@@ -182,6 +208,9 @@ __all__ = [
     "wrap_angles", "capstan_tensions", "friction_static", "friction_sweep",
     # displacement-controlled cables: slack complementarity, series spring
     "CableResult", "cable_stroke_static",
+    # 3-D routing on the 3-D rod
+    "Tendon3D", "make_tendon3d", "eyelets3d", "tendon3d_length", "tendon3d_gradient",
+    "tendon3d_hessian", "static3d", "static3d_path",
 ]
 
 _TINY = np.finfo(float).tiny
@@ -2312,3 +2341,571 @@ def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None
         raise ActuationSolveError(where=where, reason="compressive cable",
                                   message=f"the taut solution needs tension {x[n]:.3e} < 0")
     return CableResult(x[:n], float(x[n]), False, float(switch))
+
+
+# --------------------------------------------------------------------------------------
+# 3-D routing: tendons on the 3-D rod (lib.rod3d)
+# --------------------------------------------------------------------------------------
+# Eyelet j sits at arc length s_j with the offset r_j = (0, d2_j, d3_j) in its section
+# frame: p_j = c_j + R_j r_j, c_j the centreline point interpolated along its element
+# (as the planar eyelets), R_j the section frame interpolated between element centres
+# along the geodesic, R_j = R_a exp(eta_j hat(theta_j)), theta_j = log(R_a^T R_b) (the
+# clamp frame, the identity, below the first centre; R_{k-1} past the last one; at a
+# centre, that element's frame).  In the plane this is the planar eyelets' linear angle
+# interpolation, so a straight in-plane tendon on the 3-D rod is the planar tendon.
+@dataclass(frozen=True, eq=False)
+class Tendon3D:
+    """A frictionless tendon routed through eyelets on a 3-D rod (made by :func:`make_tendon3d`).
+
+    Attributes
+    ----------
+    N : int
+        Element count of the :class:`lib.rod3d.Rod3D` it belongs to.
+    anchor : int
+        Node k where the tendon ends (1..N; N is the tip).
+    s : (M,) arc lengths of the eyelets, clamp first and anchor last.
+    r : (M, 3) offsets in the section frames, ``(0, d2, d3)`` (the components along the
+        section axes d2, d3 of :mod:`lib.rod3d`).
+    turn_rate : float
+        The rate (rad per unit arc length) at which the offset of :func:`make_tendon3d`
+        turns about the centreline (0: straight routing; a helix of pitch
+        ``2 pi / turn_rate``).
+    nodes, weights : (M, 2) the nodes (0: the clamp) whose weighted sum is each eyelet's
+        centreline point.
+    elem, elem_b : (M,) the elements ``a`` and ``b`` whose frames the section frame
+        interpolates (-1: the clamp frame for ``a``, none for ``b``).
+    eta : (M,) the interpolation weight ``R_a exp(eta log(R_a^T R_b))`` (0: frame ``a``).
+    """
+
+    N: int
+    anchor: int
+    s: np.ndarray
+    r: np.ndarray
+    turn_rate: float
+    nodes: np.ndarray
+    weights: np.ndarray
+    elem: np.ndarray
+    elem_b: np.ndarray
+    eta: np.ndarray
+    _cols: np.ndarray = field(repr=False)
+
+    @property
+    def n_eyelets(self) -> int:
+        return self.s.size
+
+
+def _check_rod3d(rod):
+    return checks.kind(rod, "rod", _rod3d.Rod3D,
+                       "a 3-D rod (lib.rod3d.Rod3D, made by lib.rod3d.make_rod3d)")
+
+
+def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
+    r"""A tendon on the 3-D rod through eyelets with offsets in the section frame.
+
+    Eyelet j at arc length ``s_j`` holds the tendon at
+
+    .. math::
+        p_j = c(s_j) + R(s_j)\, r_j,\qquad r_j = \bigl(0,\ d_2(s_j),\ d_3(s_j)\bigr),
+
+    with ``c`` the centreline interpolated along the element and ``R`` the section frame
+    interpolated between element centres along the geodesic (module section "3-D
+    routing"); between eyelets the tendon is straight.  The offset may turn about the
+    centreline (helical routing):
+
+    .. math:: (d_2, d_3)(s) = \operatorname{Rot}(\omega s)\,(d_2, d_3)(0),\qquad
+              \omega = \texttt{turn\_rate} = 2\pi / \text{pitch},
+
+    or be given eyelet by eyelet (``offset`` of shape (M, 2)).  A straight tendon with
+    ``d3 = 0`` on a planar state is the planar :func:`make_tendon` with ``d = d2``.
+
+    Parameters
+    ----------
+    rod : lib.rod3d.Rod3D
+    offset : (2,) or (M, 2) array_like
+        ``(d2, d3)`` at the clamp (turned by ``turn_rate``), or one row per eyelet
+        (clamp, the ``eyelets``, anchor; ``turn_rate`` must then be 0); every
+        ``|(d2, d3)| <= r`` (inside the section).
+    anchor : int, optional
+        Node 1..N where the tendon is tied (default N, the tip).
+    eyelets : sequence of float, optional
+        Arc lengths strictly inside ``(0, anchor ell)``, strictly increasing (default:
+        the element centres); the clamp and anchor eyelets are always there.
+    turn_rate : float
+        Turning rate of the offset about the centreline, rad per unit arc length.
+
+    Returns
+    -------
+    Tendon3D
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: a planar rod, an offset outside the section or of the wrong
+        shape, NaN, a bool or a string, ``anchor`` not a node, ``eyelets`` not
+        increasing or outside ``(0, anchor ell)``.
+
+    Examples
+    --------
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(4)
+    >>> t = make_tendon3d(rod, (0.0, 0.02), turn_rate=np.pi)       # half a turn over L
+    >>> t.s.tolist()
+    [0.0, 0.125, 0.375, 0.625, 0.875, 1.0]
+    >>> (t.r[-1].round(12) + 0.0).tolist()                          # d3 = 0.02 -> -0.02
+    [0.0, 0.0, -0.02]
+    """
+    N = _check_rod3d(rod).N
+    k = N if anchor is None else checks.integer(anchor, "anchor", 1, N)
+    ell = rod.ell
+    omega = checks.real(turn_rate, "turn_rate")
+    if eyelets is None:
+        s_inner = (np.arange(k) + 0.5) * ell
+    else:
+        s_inner = checks.vector(eyelets, "eyelets", low=0.0, high=k * ell,
+                                include_low=False, include_high=False)
+        if s_inner.size and np.any(np.diff(s_inner) <= 0):
+            raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
+                             f"{checks.show(eyelets)}")
+    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner)
+    if eyelets is None:
+        s[1:-1] = s_inner
+    M = s.size
+    off = checks.array(offset, "offset")
+    if off.shape == (2,):
+        c, sn = np.cos(omega * s), np.sin(omega * s)
+        d = np.column_stack([c * off[0] - sn * off[1], sn * off[0] + c * off[1]])
+    elif off.shape == (M, 2):
+        if omega != 0.0:
+            raise ValueError(f"turn_rate must be 0 when offset gives every eyelet's offset, "
+                             f"got {omega!r}")
+        d = off
+    else:
+        raise ValueError(f"offset must have shape (2,) or ({M}, 2) (one row per eyelet), got "
+                         f"shape {off.shape}")
+    radius = rod.r_over_L * rod.L
+    far = np.hypot(d[:, 0], d[:, 1]).max()
+    if far > radius * (1 + 1e-12):
+        raise ValueError(f"offset must stay inside the section, |(d2, d3)| <= r = {radius:.6g}, "
+                         f"got {far:.6g}")
+    r = np.column_stack([np.zeros(M), d])
+    eta = np.where(elem_b >= 0, aw[:, 1], 0.0)
+    # columns of the local unknowns: x of the two nodes, psi_a, psi_b (-1: none)
+    col3 = lambda base: base[:, None] + np.arange(3)[None, :]
+    cols = np.concatenate([col3(6 * nodes[:, 0] - 3), col3(6 * nodes[:, 1] - 3),
+                           col3(6 * elem), col3(6 * elem_b)], axis=1)
+    none = np.column_stack([np.repeat(nodes < 1, 3, axis=1), np.repeat(elem[:, None] < 0, 3, axis=1),
+                            np.repeat((elem_b[:, None] < 0) | (eta[:, None] == 0), 3, axis=1)])
+    cols[none] = -1
+    for a in (s, r, nodes, weights, elem, elem_b, eta, cols):
+        a.setflags(write=False)
+    return Tendon3D(N=N, anchor=k, s=s, r=r, turn_rate=float(omega), nodes=nodes,
+                    weights=weights, elem=elem, elem_b=elem_b, eta=eta, _cols=cols)
+
+
+def _check_tendon3d(rod, tendon, name="tendon"):
+    checks.kind(tendon, name, Tendon3D, "a Tendon3D (made by make_tendon3d; a planar Tendon "
+                                        "belongs to lib.rod)")
+    if tendon.N != _check_rod3d(rod).N:
+        raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
+                         f"N = {rod.N}")
+    return rod
+
+
+def _state3d(rod, state, name="state"):
+    """A state ``(x, Q)`` of the 3-D rod, checked as :mod:`lib.rod3d` checks its states."""
+    try:
+        if isinstance(state, (np.ndarray, str, bytes)):
+            raise TypeError
+        x, Q = state
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
+                         f"{checks.show(state)}") from None
+    return _rod3d.State(checks.array(x, f"{name}.x", shape=(rod.N, 3)),
+                        checks.quaternions(Q, f"{name}.Q", tol=_rod3d.QUAT_TOL,
+                                           shape=(rod.N, 4)))
+
+
+def _rodrigues(t):
+    """``A = sin t / t``, ``B = (1 - cos t) / t^2`` and ``a1 = A'/t``, ``a2 = a1'/t``,
+    ``b1 = B'/t``, ``b2 = b1'/t`` (series below t = 1, 10 terms: error < 1e-17)."""
+    t = np.asarray(t, dtype=float)
+    small = t < 1.0
+    ts = np.where(small, 1.0, t)
+    sn, cs = np.sin(ts), np.cos(ts)
+    A = sn / ts
+    B = (1 - cs) / ts**2
+    a1 = (ts * cs - sn) / ts**3
+    a2 = (3 * sn - 3 * ts * cs - ts**2 * sn) / ts**5
+    b1 = (ts * sn - 2 * (1 - cs)) / ts**4
+    b2 = (ts**2 * cs - 5 * ts * sn + 8 * (1 - cs)) / ts**6
+    t2 = t * t
+    out = [np.zeros_like(t) for _ in range(6)]
+    fact = [math.factorial(i) for i in range(25)]
+    for n in range(10):
+        sg, p = (-1) ** n, t2**n
+        out[0] += sg * p / fact[2 * n + 1]
+        out[1] += sg * p / fact[2 * n + 2]
+        m = n + 1                          # a1, b1: sum_{m>=1} (-1)^m 2m t^{2m-2}/(2m+1)!
+        out[2] += (-1) ** m * 2 * m * p / fact[2 * m + 1]
+        out[3] += (-1) ** m * 2 * m * p / fact[2 * m + 2]
+        m = n + 2                          # a2, b2: sum_{m>=2} (-1)^m 2m(2m-2) t^{2m-4}/...
+        out[4] += (-1) ** m * 2 * m * (2 * m - 2) * p / fact[2 * m + 1]
+        out[5] += (-1) ** m * 2 * m * (2 * m - 2) * p / fact[2 * m + 2]
+    sA, sB, sa1, sb1, sa2, sb2 = out
+    return (np.where(small, sA, A), np.where(small, sB, B), np.where(small, sa1, a1),
+            np.where(small, sa2, a2), np.where(small, sb1, b1), np.where(small, sb2, b2))
+
+
+_SEGMENTS3 = weakref.WeakKeyDictionary()
+
+
+def _frames3d(rod, tendon, state):
+    """Per eyelet: p (M, 3), R_a (M, 3, 3), v = exp(w) r (M, 3), w = eta theta, theta,
+    the Rodrigues coefficients and Vw = d(exp(w) r)/dw (M, 3, 3).  Cached per tendon for
+    the last state (length, gradient and Hessian are asked for in turn)."""
+    x, Q = state
+    key = (x.tobytes(), Q.tobytes())
+    last = _SEGMENTS3.get(tendon)
+    if last is not None and last[0] == key:
+        return last[1]
+    X = np.vstack([np.zeros(3), x])
+    Qa = np.vstack([[1.0, 0.0, 0.0, 0.0], Q])
+    qa = Qa[tendon.elem + 1]
+    qb = Qa[tendon.elem_b + 1]
+    theta = _so3.quat_log(_so3.quat_mul(_so3.conj(qa), qb))
+    theta[tendon.eta == 0] = 0.0
+    w = tendon.eta[:, None] * theta
+    t = np.linalg.norm(w, axis=1)
+    A, B, a1, a2, b1, b2 = _rodrigues(t)
+    r = tendon.r
+    wr = _so3.cross(w, r)
+    wwr = _so3.cross(w, wr)
+    v = r + A[:, None] * wr + B[:, None] * wwr
+    Ra = _so3.rotmat(qa)
+    wd = tendon.weights
+    c = wd[:, :1] * X[tendon.nodes[:, 0]] + wd[:, 1:] * X[tendon.nodes[:, 1]]
+    p = c + np.einsum("mij,mj->mi", Ra, v)
+    I3 = np.eye(3)
+    Vw = (a1[:, None, None] * wr[:, :, None] * w[:, None, :] - A[:, None, None] * _so3.hat(r)
+          + b1[:, None, None] * wwr[:, :, None] * w[:, None, :]
+          + B[:, None, None] * (w[:, :, None] * r[:, None, :]
+                                + np.einsum("mi,mi->m", w, r)[:, None, None] * I3
+                                - 2 * r[:, :, None] * w[:, None, :]))
+    out = dict(p=p, Ra=Ra, v=v, w=w, theta=theta, coef=(A, B, a1, a2, b1, b2), Vw=Vw)
+    _SEGMENTS3[tendon] = (key, out)
+    return out
+
+
+def _chords3d(fr):
+    """Segments between eyelets: lengths (M-1,) and unit directions (M-1, 3); NaN
+    directions where two eyelets coincide (the length is not differentiable there)."""
+    dv = np.diff(fr["p"], axis=0)
+    ln = np.linalg.norm(dv, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = dv / ln[:, None]
+    return ln, u
+
+
+def _jacobians3d(tendon, fr):
+    """dp_j / d(local unknowns), (M, 3, 12): x of the two nodes, psi_a, psi_b."""
+    M = tendon.n_eyelets
+    Jp = np.zeros((M, 3, 12))
+    wd = tendon.weights
+    I3 = np.eye(3)
+    Jp[:, :, 0:3] = wd[:, 0, None, None] * I3
+    Jp[:, :, 3:6] = wd[:, 1, None, None] * I3
+    eta = tendon.eta[:, None, None]
+    Jl, Jr = _so3.jinv(fr["theta"], -1.0), _so3.jinv(fr["theta"], +1.0)
+    Ra, Vw = fr["Ra"], fr["Vw"]
+    Jp[:, :, 6:9] = Ra @ (-_so3.hat(fr["v"]) - eta * (Vw @ Jl))
+    Jp[:, :, 9:12] = Ra @ (eta * (Vw @ Jr))
+    return Jp, Jl, Jr
+
+
+def _length3d(rod, tendon, state):
+    return float(_chords3d(_frames3d(rod, tendon, state))[0].sum())
+
+
+def _forces3d(fr, u, seg=None):
+    """``F_j = dl/dp_j = u_{j-1} - u_j`` (M, 3) (``seg``: per-segment weights)."""
+    if seg is not None:
+        u = seg[:, None] * u
+    F = np.zeros_like(fr["p"])
+    F[1:] += u
+    F[:-1] -= u
+    return F
+
+
+def _tendon3d_gradient(rod, tendon, state):
+    fr = _frames3d(rod, tendon, state)
+    _, u = _chords3d(fr)
+    F = _forces3d(fr, u)
+    Jp, _, _ = _jacobians3d(tendon, fr)
+    val = np.einsum("mij,mi->mj", Jp, F)
+    cols = tendon._cols
+    keep = cols >= 0
+    return np.bincount(cols[keep], weights=val[keep], minlength=rod.ndof)
+
+
+def _pattern3d(rod, tendon):
+    """The fixed sparsity of a 3-D tendon's Hessian (cached per tendon)."""
+    pat = _PATTERNS.get(tendon)
+    if pat is None:
+        cols = tendon._cols
+        cs = np.concatenate([cols[:-1], cols[1:]], axis=1)        # (M-1, 24)
+        rr = np.broadcast_to(cs[:, :, None], cs.shape + (24,))
+        cc = np.broadcast_to(cs[:, None, :], rr.shape)
+        keep = (rr >= 0) & (cc >= 0)
+        re = np.broadcast_to(cols[:, :, None], cols.shape + (12,))
+        ce = np.broadcast_to(cols[:, None, :], re.shape)
+        keep_e = (re >= 0) & (ce >= 0)
+        pat = dict(_csr_pattern(np.concatenate([rr[keep], re[keep_e]]),
+                                np.concatenate([cc[keep], ce[keep_e]]), rod.ndof),
+                   keep=keep, keep_e=keep_e)
+        _PATTERNS[tendon] = pat
+    return pat
+
+
+def _tendon3d_hessian(rod, tendon, state, symmetrise=True):
+    fr = _frames3d(rod, tendon, state)
+    ln, u = _chords3d(fr)
+    F = _forces3d(fr, u)
+    Jp, Jl, Jr = _jacobians3d(tendon, fr)
+    M = tendon.n_eyelets
+    # chords: G^T (I - u u^T) G / l with G the segment Jacobian
+    Js = np.concatenate([-Jp[:-1], Jp[1:]], axis=2)                # (M-1, 3, 24)
+    P = (np.eye(3)[None] - u[:, :, None] * u[:, None, :]) / ln[:, None, None]
+    He = np.swapaxes(Js, 1, 2) @ (P @ Js)
+    # eyelets: F_j . d2 p_j / dz2 over (psi_a, psi_b), h = f . exp(a) exp(eta theta(a, b)) r
+    Ra, v, w, Vw, r = fr["Ra"], fr["v"], fr["w"], fr["Vw"], tendon.r
+    A, B, a1, a2, b1, b2 = fr["coef"]
+    eta = tendon.eta
+    f = np.einsum("mji,mj->mi", Ra, F)                              # R_a^T F
+    I3 = np.eye(3)
+    fv = np.einsum("mi,mi->m", f, v)
+    direct = _so3.sym(f[:, :, None] * v[:, None, :]) - fv[:, None, None] * I3
+    k = _so3.cross(r, f)
+    wk, wf, wr_, fr_ = (np.einsum("mi,mi->m", w, k), np.einsum("mi,mi->m", w, f),
+                        np.einsum("mi,mi->m", w, r), np.einsum("mi,mi->m", f, r))
+    ww = np.einsum("mi,mi->m", w, w)
+    c2 = wf * wr_ - fr_ * ww
+    gc2 = f * wr_[:, None] + r * wf[:, None] - 2 * fr_[:, None] * w
+    Hc2 = f[:, :, None] * r[:, None, :] + r[:, :, None] * f[:, None, :] - 2 * fr_[:, None, None] * I3
+    outer = lambda a, b: a[:, :, None] * b[:, None, :]
+    Hg = (wk[:, None, None] * (a1[:, None, None] * I3 + a2[:, None, None] * outer(w, w))
+          + a1[:, None, None] * (outer(w, k) + outer(k, w))
+          + c2[:, None, None] * (b1[:, None, None] * I3 + b2[:, None, None] * outer(w, w))
+          + b1[:, None, None] * (outer(w, gc2) + outer(gc2, w)) + B[:, None, None] * Hc2)
+    m = eta[:, None] * np.einsum("mji,mj->mi", Vw, f)               # dG/dtheta
+    K = (eta**2)[:, None, None] * Hg                                 # d2G/dtheta2
+    _, _, Haa, Hab, Hbb = _so3.log_terms(fr["theta"], K, m, 2)
+    D = -eta[:, None, None] * (_so3.hat(f) @ Vw)                     # d2h / da dtheta
+    DJa = -(D @ Jl)
+    Haa = Haa + direct + DJa + np.swapaxes(DJa, 1, 2)
+    Hab = Hab + D @ Jr
+    Hz = np.zeros((M, 12, 12))
+    Hz[:, 6:9, 6:9] = Haa
+    Hz[:, 6:9, 9:12] = Hab
+    Hz[:, 9:12, 6:9] = np.swapaxes(Hab, 1, 2)
+    Hz[:, 9:12, 9:12] = Hbb
+    pat = _pattern3d(rod, tendon)
+    vals = np.concatenate([He[pat["keep"]], Hz[pat["keep_e"]]])
+    raw = np.bincount(pat["slot"], weights=vals, minlength=pat["indices"].size)
+    data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
+    nn = rod.ndof
+    return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
+
+
+def _strict3d(rod, tendon, state):
+    """The checked state, with the eyelets apart (else the length is not differentiable)."""
+    st = _state3d(_check_tendon3d(rod, tendon), state)
+    ln, _ = _chords3d(_frames3d(rod, tendon, st))
+    if np.any(ln <= 0):
+        raise ValueError("state makes two consecutive eyelets coincide (tendon length not "
+                         "differentiable)")
+    return st
+
+
+def eyelets3d(rod, tendon, state):
+    """Eyelet positions ``p_j = c(s_j) + R(s_j) r_j`` of a 3-D tendon, shape (M, 3), clamp first.
+
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(2)
+    >>> eyelets3d(rod, make_tendon3d(rod, (0.01, 0.0)), r3.straight(rod)).round(3).tolist()
+    [[0.0, 0.01, 0.0], [0.25, 0.01, 0.0], [0.75, 0.01, 0.0], [1.0, 0.01, 0.0]]
+    """
+    st = _state3d(_check_tendon3d(rod, tendon), state)
+    return _frames3d(rod, tendon, st)["p"].copy()
+
+
+def tendon3d_length(rod, tendon, state):
+    r"""Length of a 3-D tendon, the chords between its eyelets: ``sum_j |p_{j+1} - p_j|``.
+
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(10)
+    >>> round(tendon3d_length(rod, make_tendon3d(rod, (0.02, 0.0), anchor=5), r3.straight(rod)), 12)
+    0.5
+    """
+    return _length3d(rod, tendon, _strict3d(rod, tendon, state))
+
+
+def tendon3d_gradient(rod, tendon, state):
+    r"""``d ell_t / dq`` in the increments ``[psi_e, dx_{e+1}]`` of :mod:`lib.rod3d`, (6N,).
+
+    Exponential coordinates centred on the state (``retract``): ``R_e -> R_e exp(hat psi_e)``,
+    ``x -> x + dx``.  With ``F_j = u_{j-1} - u_j`` (unit chord directions) the gradient is
+    ``sum_j (dp_j/dq)^T F_j``, where ``dp_j/dx_node = w I`` and, with
+    ``v_j = exp(eta hat theta) r_j`` and ``V = d(exp(hat w) r)/dw`` at ``w = eta theta``,
+
+    .. math::
+        \frac{\partial p_j}{\partial\psi_a} = R_a\bigl(-\hat v_j - \eta V J_l^{-1}(\theta)\bigr),
+        \qquad
+        \frac{\partial p_j}{\partial\psi_b} = R_a\,\eta V J_r^{-1}(\theta)
+
+    (``d theta / d psi_a = -J_l^{-1}``, ``d theta / d psi_b = J_r^{-1}``: the log map's
+    Jacobians).  At an element centre (``eta = 0``) this is ``r_j x R_a^T F_j`` on ``psi_a``.
+
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(2)
+    >>> g = tendon3d_gradient(rod, make_tendon3d(rod, (0.01, 0.0)), r3.straight(rod))
+    >>> g.reshape(2, 6).round(6).tolist()                 # lib.rod's [0, 0, 0, -0.01, 1, 0]
+    [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, -0.01, 1.0, 0.0, 0.0]]
+    """
+    return _tendon3d_gradient(rod, tendon, _strict3d(rod, tendon, state))
+
+
+def tendon3d_hessian(rod, tendon, state, symmetrise=True):
+    r"""``d^2 ell_t / dq^2`` in the increments at zero (CSR, symmetric), in closed form.
+
+    .. math::
+        \frac{\partial^2\ell_t}{\partial q^2} = \sum_j G_j^{\top}\,\frac{I - u_j u_j^{\top}}{l_j}\,G_j
+        + \sum_j \frac{\partial^2 (F_j\cdot p_j)}{\partial q^2}\Big|_{F_j\ \text{fixed}},
+
+    ``G_j`` the chord's Jacobian.  The second term, with ``f = R_a^T F_j``,
+    ``h(a, b) = f . exp(hat a) exp(eta hat theta(a, b)) r_j``: the rotation ``a`` directly
+    (``sym(f v^T) - (f . v) I``), through the log map (:func:`lib.core.so3.log_terms`
+    with ``d G/d theta`` and ``d^2 G/d theta^2`` of ``G = f . exp(eta hat theta) r``, from
+    Rodrigues' formula ``exp(hat w) r = r + A w x r + B w x (w x r)``) and the mixed term
+    ``-eta hat(f) V d theta``.  Note: the Newton tangent on the group is this plus
+    ``hat(g_psi)/2`` (:func:`lib.rod3d.residual_tangent`); a difference of gradients
+    along :func:`lib.rod3d.retract` measures that sum.  ``symmetrise=False`` returns the
+    assembly as it is (its symmetry is then a check that can fail).
+
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(3)
+    >>> H = tendon3d_hessian(rod, make_tendon3d(rod, (0.01, 0.005)), r3.straight(rod))
+    >>> H.shape, float(abs(H - H.T).max())
+    ((18, 18), 0.0)
+    """
+    return _tendon3d_hessian(rod, tendon, _strict3d(rod, tendon, state),
+                             checks.boolean(symmetrise, "symmetrise"))
+
+
+def _tendon3d_list(rod, tendons, tensions, name="tensions"):
+    tendons = [tendons] if isinstance(tendons, Tendon3D) else tendons
+    if not isinstance(tendons, (list, tuple)) or not tendons:
+        raise ValueError(f"tendons must be a Tendon3D or a non-empty sequence of them, got "
+                         f"{checks.show(tendons)}")
+    for t in tendons:
+        _check_tendon3d(rod, t, "tendons")
+    return list(tendons), checks.array(tensions, name, shape=(len(tendons),), broadcast=True,
+                                       low=0.0)
+
+
+def _tendon3d_extra(rod, tendons, tau0, tau1):
+    """rod3d.static's ``extra`` hook: ``sum_i tau_i(lam) ell_i`` with
+    ``tau(lam) = tau0 + lam (tau1 - tau0)``; NaN where eyelets coincide (a failed trial)."""
+    def extra(state, lam):
+        tau = tau0 + lam * (tau1 - tau0)
+        E, g = 0.0, np.zeros(rod.ndof)
+        for t, ti in zip(tendons, tau):
+            if ti:
+                E += ti * _length3d(rod, t, state)
+                g += ti * _tendon3d_gradient(rod, t, state)
+
+        def hess():
+            H = sp.csr_matrix((rod.ndof, rod.ndof))
+            for t, ti in zip(tendons, tau):
+                if ti:
+                    Ht = _tendon3d_hessian(rod, t, state)
+                    Ht.data *= ti
+                    H = H + Ht
+            return H
+        return E, g, hess
+    return extra
+
+
+@_solve_errors
+def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
+                  maxiter=50):
+    r"""Equilibria of the 3-D rod along a straight tension path, 0 to ``tensions``.
+
+    :func:`lib.rod3d.static` with the tendons' potential ``sum_i tau_i ell_i`` in its
+    ``extra`` hook: the same load path (:func:`lib.solvers.load_path`, uniform), Newton on
+    the group (:func:`lib.solvers.newton_solve`, natural monotonicity test, right-
+    trivialised tangent) and stopping rule, the force scale raised to the largest
+    tension.  A separate function rather than a 3-D branch of :func:`static`: the planar
+    functions take and return ``q`` (3N,) and refuse a 3-D rod, the 3-D ones a
+    :class:`lib.rod3d.State` and refuse a planar rod (as :mod:`lib.rod` and
+    :mod:`lib.rod3d` do).
+
+    Parameters
+    ----------
+    rod : lib.rod3d.Rod3D
+    tendons : Tendon3D or a sequence of them
+    tensions : (m,) tensions >= 0 (a number stands for all)
+    steps : int >= 1
+    load, grav : tip load (3,) or (6,) and gravity, as in :func:`lib.rod3d.static`;
+        they grow with the tensions
+    state0 : optional start (default straight), where tensions and loads are zero
+    tol, maxiter : as in :func:`lib.rod3d.static`
+
+    Returns
+    -------
+    taus : (steps + 1, m) tensions, row 0 the start
+    states : list of steps + 1 :class:`lib.rod3d.State`
+
+    Raises
+    ------
+    ValueError
+        Naming a bad argument (a planar rod or tendon, a negative tension, NaN).
+    ActuationSolveError
+        A :class:`~lib.core.errors.SolveError` naming the load step, iteration, residual.
+
+    Examples
+    --------
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(10)
+    >>> taus, S = static3d_path(rod, [make_tendon3d(rod, (0.0, 0.04))], [5.0], steps=2)
+    >>> taus[:, 0].tolist(), [round(float(s.x[-1, 2]), 4) for s in S]   # bends towards +d3
+    ([0.0, 2.5, 5.0], [0.0, 0.0502, 0.1006])
+    """
+    tendons, tau1 = _tendon3d_list(_check_rod3d(rod), tendons, tensions)
+    steps = checks.integer(steps, "steps", low=1)
+    state = _rod3d.straight(rod) if state0 is None else _state3d(rod, state0, "state0")
+    load = _rod3d.check_load(load)
+    grav = checks.real(grav, "grav")
+    tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    tau0 = np.zeros_like(tau1)
+    extra = _tendon3d_extra(rod, tendons, tau0, tau1)
+    _, states = _rod3d.static(rod, load, grav, steps=steps, state0=state, tol=tol,
+                              maxiter=maxiter, extra=extra,
+                              extra_scale=float(tau1.max(initial=0.0)), record=True)
+    taus = np.linspace(0.0, 1.0, steps + 1)[:, None] * tau1[None, :]
+    return taus, [state] + states
+
+
+def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
+             maxiter=50):
+    """Equilibrium of the 3-D rod under tendon tensions: the last state of :func:`static3d_path`.
+
+    Examples
+    --------
+    >>> from lib import rod3d as r3
+    >>> rod = r3.make_rod3d(8)
+    >>> s = static3d(rod, [make_tendon3d(rod, (0.03, 0.0))], [4.0], steps=1)
+    >>> th = r3.quat_log(s.Q)[:, 2]                    # in-plane: angles about z
+    >>> round(float(np.diff(th).mean() / rod.ell), 3)   # tau d2/EI = 0.12, plus O(1/N^2)
+    0.122
+    """
+    return static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter)[1][-1]

@@ -57,6 +57,8 @@ quat_exp, quat_mul, quat_log, quat_from_rotmat, rotmat    rotations
 energy, gradient, hessian, mass, inertia, kinetic_energy, check_load
                                     energy and derivatives
 static, residual_tangent, tip, StaticSolveError           statics by Newton on the group
+                                    (``static(..., extra=)``: an added potential, the
+                                    hook of lib.actuation's 3-D tendons)
 frequencies, modes, omega_max_estimate, torsion_omegas, twisted_frequencies,
 twisted_shaft_omegas                vibration, with and without pre-twist
 greenhill_twist, greenhill_lambda, critical_twist, helix, helix_wrench
@@ -801,18 +803,29 @@ def residual_tangent(rod, state, load, grav, moment, tangent=True):
                              checks.boolean(tangent, "tangent"))
 
 
-def _residual_tangent(rod, state, load, grav, moment, tangent=True):
-    """:func:`residual_tangent` unchecked (the Newton loop's residual and tangent)."""
+def _residual_tangent(rod, state, load, grav, moment, tangent=True, extra=None):
+    """:func:`residual_tangent` unchecked (the Newton loop's residual and tangent).
+
+    ``extra(state) -> (energy, gradient, hessian)``: an added potential (already at its
+    load factor), its gradient and Hessian in the increments (the Hessian may be a
+    zero-argument callable, called only for a tangent); it enters before the
+    right-trivialising term ``hat(g_psi)/2``, which then carries its torques too."""
     x, Q = state
     dead = moment == "dead" and np.any(load[3:])
     ld = np.concatenate([load[:3], np.zeros(3)]) if dead else load
     g = _gradient(rod, x, Q, ld, grav)
+    He = None
+    if extra is not None:
+        _, ge, He = extra(state)
+        g = g + ge
     if not tangent:
         if dead:
             g = g.copy()
             g[-6:-3] -= _so3.rotmat(Q[-1]).T @ load[3:]
         return g
     K = _hessian(rod, x, Q, ld)
+    if He is not None:
+        K = K + sp.csr_matrix(He() if callable(He) else He)
     blocks = 0.5 * _hat(g.reshape(rod.N, 6)[:, :3])
     if dead:
         mb = _so3.rotmat(Q[-1]).T @ load[3:]         # dead moment in the tip element frame
@@ -835,7 +848,7 @@ def _check_fixed(fixed, n):
 
 
 def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=50,
-           moment="conservative", fixed=None):
+           moment="conservative", fixed=None, extra=None, extra_scale=0.0, record=False):
     """Equilibrium of the 3-D rod under a tip force and moment and gravity.
 
     Load-incremented Newton on SO(3)^N x R^3N (:func:`lib.solvers.load_path`, uniform,
@@ -862,6 +875,22 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     fixed : array_like of int, optional
         Displacement dofs held at their start values (``[0, 1, 2]`` holds R_0: the
         rigid first element of PyElastica's clamp).
+    extra : callable, optional
+        An added potential, the hook for actuators (:func:`lib.actuation.static3d`'s
+        tendons): ``extra(state, lam) -> (energy, gradient, hessian)`` at load factor
+        ``lam`` in (0, 1] (it grows with the loads along the load path), the gradient
+        (6N,) and the Hessian (6N, 6N; dense, sparse, or a zero-argument callable
+        returning one, called only when a tangent is needed) in this module's
+        increments ``[psi_e, dx_{e+1}]`` at zero, as :func:`gradient` and
+        :func:`hessian`.  The Newton tangent adds ``hat(g_psi)/2`` of the *total*
+        rotational gradient (see :func:`residual_tangent`), so the hook supplies only
+        the exponential-coordinate Hessian.
+    extra_scale : float >= 0
+        The force scale of the added potential (e.g. the largest tension), folded into
+        the tolerance's force scale.
+    record : bool
+        Also return the equilibria at every load step: ``(state, [state_1, ...,
+        state_steps])``.
 
     Raises
     ------
@@ -885,23 +914,30 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
     free = np.ones(rod.ndof, dtype=bool)
     if fixed is not None:
         free[_check_fixed(fixed, rod.ndof)] = False
+    if extra is not None:
+        checks.function(extra, "extra")
+    extra_scale = checks.nonnegative(extra_scale, "extra_scale")
+    record = checks.boolean(record, "record")
     fscale = max(rod.EI / rod.L, np.abs(load[:3]).max(), np.abs(load[3:]).max() / rod.L,
-                 abs(grav) * rod.rhoA * rod.L)
+                 abs(grav) * rod.rhoA * rod.L, extra_scale)
     floor = 16 * _EPS * (rod.EA + rod.kGA) * max(rod.N, 4)
 
     def solve_at(lam, s):
         ld, gv = lam * load, lam * grav
+        ex = None if extra is None else (lambda s: extra(s, lam))
         return newton_solve(
-            lambda s: _residual_tangent(rod, s, ld, gv, moment), s, tol, maxiter,
+            lambda s: _residual_tangent(rod, s, ld, gv, moment, extra=ex), s, tol, maxiter,
             max_backtracks=26, where="rod3d.static", accept="natural", scale=fscale,
             floor=floor, roundoff="correction", xtol=1e-14 * rod.L, xtol_rel=0.0, free=free,
             update=lambda s, dq, t: _retract(rod, s, t * dq),
-            residual=lambda s: _residual_tangent(rod, s, ld, gv, moment, tangent=False))
+            residual=lambda s: _residual_tangent(rod, s, ld, gv, moment, tangent=False,
+                                                 extra=ex))
 
     try:
-        return load_path(solve_at, state, steps=steps, where="rod3d.static")[0]
+        out, path = load_path(solve_at, state, steps=steps, record=record, where="rod3d.static")
     except SolveError as err:
         raise _as_static_error(err) from err
+    return (out, list(path.states)) if record else out
 
 
 # --------------------------------------------------------------------------------------

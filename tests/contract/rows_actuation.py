@@ -291,3 +291,104 @@ MODELS = [
           gradient=lambda m, u: ac.cable_gradient(m, _top(m), u),
           hessian=lambda m, u: ac.cable_hessian(m, _top(m), u)),
 ]
+
+
+# ------------------------------------------------------------- 3-D routing on the 3-D rod
+def _rod3():
+    return rod3d.make_rod3d(4)
+
+
+def _state3(r, rng=None, size=0.2):
+    rng = np.random.default_rng(0) if rng is None else rng
+    dq = size * rng.standard_normal(r.ndof)
+    dq.reshape(r.N, 6)[:, 3:] *= r.ell
+    return rod3d.retract(r, rod3d.straight(r), dq)
+
+
+_ROD3 = model(position=0, wrong=_rod)                               # a planar rod says so
+_OTHER_TENDON3 = lambda: ac.make_tendon3d(rod3d.make_rod3d(6), (0.01, 0.0))
+_TENDON3 = Kind(dict(model(wrong=_OTHER_TENDON3).cases,
+                     planar=lambda valid: ac.make_tendon(_rod(), 0.01)), position=1)
+_TENDONS3 = lambda position=None: Kind(
+    {"None": _const(None), "string": _const("tendon"), "empty": _const([]),
+     "other-rod": lambda valid: [_OTHER_TENDON3()], "not-a-tendon": _const([0.03]),
+     "planar": lambda valid: [ac.make_tendon(_rod(), 0.01)]}, position)
+_STATE3 = Kind({"None": _const(None), "string": _const("state"),
+                "non-unit": lambda s: rod3d.State(s.x, 1.5 * np.asarray(s.Q)),
+                "nan-x": lambda s: rod3d.State(np.vstack([[np.nan, 0, 0], s.x[1:]]), s.Q),
+                "other-rod": lambda s: rod3d.straight(rod3d.make_rod3d(len(s.x) + 1)),
+                "planar-q": lambda s: np.zeros(3 * len(s.x))}, position=2)
+
+
+def _tendon3_call(func):
+    def valid():
+        r = _rod3()
+        return (r, ac.make_tendon3d(r, (0.02, 0.01), turn_rate=2.0), _state3(r)), {}
+    return Call(f"actuation.{func.__name__}", func, valid,
+                {"rod": _ROD3, "tendon": _TENDON3, "state": _STATE3})
+
+
+def _static3_call(func):
+    def valid():
+        r = _rod3()
+        return (r, [ac.make_tendon3d(r, (0.02, 0.01))], [2.0]), dict(
+            steps=1, load=(0.0, -0.1, 0.0), grav=0.1, state0=rod3d.straight(r), tol=1e-10,
+            maxiter=20)
+    return Call(f"actuation.{func.__name__}", func, valid,
+                {"rod": _ROD3, "tendons": _TENDONS3(1), "tensions": _TENSIONS(2),
+                 "load": array(skip=("None",)), "grav": real(), "steps": integer(low=1),
+                 "state0": Kind({k: v for k, v in _STATE3.cases.items() if k != "None"}),
+                 "tol": positive(), "maxiter": integer(low=0)})
+
+
+CALLS += [
+    Call("actuation.make_tendon3d", ac.make_tendon3d,
+         lambda: ((_rod3(), (0.02, 0.01)), dict(anchor=3, eyelets=[0.25, 0.5], turn_rate=1.0)),
+         {"rod": _ROD3,
+          "offset": Kind(dict(array().cases, outside=_const((0.03, 0.03)),
+                              **{"wrong-rows": _const(np.zeros((3, 2)))}), position=1),
+          "anchor": Kind(dict(integer(low=1, skip=("None",)).cases, beyond=_const(5))),
+          "eyelets": Kind(dict(array(skip=("None", "short")).cases,
+                               unsorted=_const([0.5, 0.25]), repeated=_const([0.25, 0.25]),
+                               **{"past-anchor": _const([0.25, 0.8]),
+                                  "at-clamp": _const([0.0, 0.5])})),
+          "turn_rate": real()}),
+    _tendon3_call(ac.eyelets3d), _tendon3_call(ac.tendon3d_length),
+    _tendon3_call(ac.tendon3d_gradient),
+    Call("actuation.tendon3d_hessian", ac.tendon3d_hessian,
+         lambda: ((lambda r: (r, ac.make_tendon3d(r, (0.02, 0.01)), _state3(r)))(_rod3()),
+                  dict(symmetrise=False)),
+         {"rod": _ROD3, "tendon": _TENDON3, "state": _STATE3, "symmetrise": boolean()}),
+    _static3_call(ac.static3d), _static3_call(ac.static3d_path),
+]
+
+
+def _hat3(v):
+    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+
+
+def _trivialised3(r, t, s):
+    """The tendon's Hessian plus hat(g_psi)/2 per element: what a difference of gradients
+    along rod3d.retract measures (the gradient is taken in each state's own frame)."""
+    g = ac.tendon3d_gradient(r, t, s).reshape(r.N, 6)[:, :3]
+    H = ac.tendon3d_hessian(r, t, s).toarray()
+    for e, ge in enumerate(g):
+        H[6 * e:6 * e + 3, 6 * e:6 * e + 3] += 0.5 * _hat3(ge)
+    return H
+
+
+def _tendon3_model(name, **routing):
+    return Model(name, lambda: (lambda r: (r, ac.make_tendon3d(r, **routing)))(
+                     rod3d.make_rod3d(5, r_over_L=0.1)),
+                 lambda m, rng: _state3(m[0], rng, 0.3),
+                 energy=lambda m, s: ac.tendon3d_length(m[0], m[1], s),
+                 gradient=lambda m, s: ac.tendon3d_gradient(m[0], m[1], s),
+                 hessian=lambda m, s: _trivialised3(m[0], m[1], s),
+                 step=lambda m, s, dq: rod3d.retract(m[0], s, dq), rtol=1e-6)
+
+
+MODELS += [
+    _tendon3_model("actuation.tendon3d_length[FD, straight]", offset=(0.06, -0.05)),
+    _tendon3_model("actuation.tendon3d_length[FD, helix, disks]", offset=(0.07, 0.02),
+                   turn_rate=4.0, eyelets=[0.05, 0.2, 0.62, 0.95]),
+]
