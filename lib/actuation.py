@@ -2615,7 +2615,10 @@ def _jacobians3d(tendon, fr):
     Jp[:, :, 0:3] = wd[:, 0, None, None] * I3
     Jp[:, :, 3:6] = wd[:, 1, None, None] * I3
     eta = tendon.eta[:, None, None]
-    Jl, Jr = _so3.jinv(fr["theta"], -1.0), _so3.jinv(fr["theta"], +1.0)
+    Jl, Jr = np.broadcast_to(np.eye(3), (M, 3, 3)).copy(), np.zeros((M, 3, 3))
+    mid = tendon.eta > 0                          # interpolated frames only (log map)
+    if np.any(mid):
+        Jl[mid], Jr[mid] = _so3.jinv(fr["theta"][mid], -1.0), _so3.jinv(fr["theta"][mid], +1.0)
     Ra, Vw = fr["Ra"], fr["Vw"]
     Jp[:, :, 6:9] = Ra @ (-_so3.hat(fr["v"]) - eta * (Vw @ Jl))
     Jp[:, :, 9:12] = Ra @ (eta * (Vw @ Jr))
@@ -2698,7 +2701,10 @@ def _tendon3d_hessian(rod, tendon, state, symmetrise=True):
           + b1[:, None, None] * (outer(w, gc2) + outer(gc2, w)) + B[:, None, None] * Hc2)
     m = eta[:, None] * np.einsum("mji,mj->mi", Vw, f)               # dG/dtheta
     K = (eta**2)[:, None, None] * Hg                                 # d2G/dtheta2
-    _, _, Haa, Hab, Hbb = _so3.log_terms(fr["theta"], K, m, 2)
+    Haa, Hab, Hbb = np.zeros((M, 3, 3)), np.zeros((M, 3, 3)), np.zeros((M, 3, 3))
+    mid = eta > 0                                  # G depends on theta only there
+    if np.any(mid):
+        _, _, Haa[mid], Hab[mid], Hbb[mid] = _so3.log_terms(fr["theta"][mid], K[mid], m[mid], 2)
     D = -eta[:, None, None] * (_so3.hat(f) @ Vw)                     # d2h / da dtheta
     DJa = -(D @ Jl)
     Haa = Haa + direct + DJa + np.swapaxes(DJa, 1, 2)
