@@ -15,6 +15,7 @@ pcc         piecewise-constant-curvature reduction (Rayleigh-Ritz, statics, dyna
 fem         plane-strain neo-Hookean T3/T6 finite elements
 incompressible  rubber models and locking-free finite-strain elements (u-p, F-bar)
 actuation   tendons, follower pressure, inverse models (QP with cable bounds)
+pneumatic   closed pneumatic chambers in the FEM arm: pressure, volume and gas control
 constraints Lagrange multipliers: KKT / Schur solves, stabilisation, contact LCP
 contact     a free rod on a plane with Coulomb friction: penalty and complementarity
 levels      one soft arm as PCC, rod and FEM: mapping, cases, errors and costs
@@ -41,5 +42,5 @@ published   the registry of every number the source chapters publish (lib/regist
 book        helpers the notebooks use to glue, check and save figures
 """
 __all__ = ["rod", "rod3d", "beam", "integrate", "damping", "pcc", "fem", "incompressible",
-           "actuation", "constraints", "contact", "levels", "core", "solvers", "fe", "crosscheck", "studies",
+           "actuation", "pneumatic", "constraints", "contact", "levels", "core", "solvers", "fe", "crosscheck", "studies",
            "explore", "exercises", "chapters", "published", "book"]

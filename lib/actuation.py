@@ -186,6 +186,7 @@ from .core import checks
 from .core import so3 as _so3
 from .core.errors import SolveError
 from .core.linalg import factor
+from .fe import cavity as _cavity
 from .fe import roundoff_floor
 from .solvers import load_path, newton_solve
 from .solvers.saddle import qp_solve
@@ -1401,20 +1402,6 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
 # --------------------------------------------------------------------------------------
 # follower pressure on the FEM arm
 # --------------------------------------------------------------------------------------
-_S = np.array([[0.0, 1.0], [-1.0, 0.0]])      # n ds = S dx on a counter-clockwise boundary
-
-
-def _edge_c(p):
-    """c_ab = int_0^1 N_a N_b' dxi for a linear (p = 1) or quadratic (p = 2) edge."""
-    g, w = np.polynomial.legendre.leggauss(3)
-    xi, w = (g + 1) / 2, w / 2
-    if p == 1:
-        N = np.stack([1 - xi, xi])
-        dN = np.stack([-np.ones_like(xi), np.ones_like(xi)])
-    else:   # nodes at xi = 0, 1/2, 1
-        N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)])
-        dN = np.stack([4 * xi - 3, 4 - 8 * xi, 4 * xi - 1])
-    return np.einsum("aq,bq,q->ab", N, dN, w)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1496,16 +1483,7 @@ def make_chamber(model, side="top", x_range=(-np.inf, np.inf)):
         raise ValueError(f"x_range {x_range!r} contains no edge of the {side} face")
     if reverse:                       # counter-clockwise traversal of the boundary
         edges = edges[::-1, ::-1]
-    cab = _edge_c(p)
-    ne, nen = edges.shape
-    a = np.repeat(edges, nen, axis=1).ravel()
-    b = np.tile(edges, (1, nen)).ravel()
-    v = np.tile(cab.ravel(), ne)
-    rows = np.concatenate([2 * a, 2 * a + 1])
-    cols = np.concatenate([2 * b + 1, 2 * b])
-    vals = np.concatenate([v, -v])            # S = [[0, 1], [-1, 0]]
-    n = model.n_dofs
-    C = sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
+    C = _cavity.edge_matrix(edges, model.n_dofs, p)   # C = sum c_ab (e_a e_b^T) kron S
     edges.setflags(write=False)
     ends = np.array([edges[0, 0], edges[-1, -1]])
     Xe = mesh.nodes[edges]

@@ -25,7 +25,7 @@ import pytest
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 FACES = {"rod", "rod3d", "beam", "pcc", "fem", "incompressible", "actuation", "damping",
-         "integrate", "constraints", "contact", "levels"}
+         "integrate", "constraints", "contact", "levels", "pneumatic"}
 FLOORS = {"core", "solvers", "fe", "kernels"}
 #: layer -> the layers it may import (its own layer always included)
 ALLOWED = {

@@ -16,9 +16,13 @@ assembly   Space, make_space, deformation_gradient, admissible, pattern, coo_ind
            assemble_matrix, assemble_vector, condense, expand, check_clamped, check_space,
            check_u, solve_path, roundoff_floor, ConvergenceError
 loads      face_traction_load, tip_shear_load, face_pressure_load
+cavity     (module lib.fe.cavity, not re-exported) CavityMesh, cavity_mesh, Cavity,
+           make_cavity, cavity_volume, volume_gradient, volume_hessian, cavity_load,
+           load_resultant: closed cavities cut out of the structured mesh
 locking    DivergenceCount, divergence_matrix, divergence_free_dimension, vector_laplacian,
            taylor_hood_blocks, inf_sup_constants, inf_sup_lanczos
 """
+from . import cavity  # noqa: F401  (lib.fe.cavity; its names stay in their module)
 from .assembly import (ConvergenceError, Space, admissible, assemble_matrix, assemble_vector,
                        check_clamped, check_space, check_u, condense, coo_indices,
                        deformation_gradient, expand, make_space, pattern, roundoff_floor,

@@ -99,6 +99,13 @@ CALLS = [
     # integrator's Newton is that Newton's to reject)
     Call("rod.force[q]", lambda r, q: rod.force(r)(q), _state_call(loads=False),
          {"q": array(position=1, skip=("nan", "inf"))}),
+    Call("rod.first_order", rod.first_order,
+         lambda: ((rod.make_rod(3),), dict(load=(0.0, -1.0, 0.0), grav=0.2, kernels=None)),
+         {"rod": _ROD, "load": _LOAD, "grav": real(), "kernels": _KERNELS}),
+    # f(t, y) checks the kind and length of y, not its values (solve_ivp's trial states)
+    Call("rod.first_order[y]", lambda r, y: rod.first_order(r)(0.0, y),
+         lambda: ((rod.make_rod(3), np.zeros(18)), {}),
+         {"y": array(position=1, skip=("nan", "inf"))}),
     Call("rod.verlet", rod.verlet,
          lambda: ((rod.make_rod(3), rod.straight(rod.make_rod(3)), np.zeros(9), 1e-4, 3),
                   dict(load=(0.0, -1.0, 0.0), grav=0.2, every=1, kernels=None)),
