@@ -925,7 +925,7 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
         q, tol, maxiter, max_backtracks=33, where="actuation.static_path",
         accept="energy-or-residual", scale=fscale, floor=floor, roundoff="correction",
         xtol=1e-14 * rod.L, xtol_rel=0.0, energy=lambda q: _energy(rod, tendons, tau, q, load, grav),
-        admissible=lambda q: _apart(rod, tendons, q))
+        admissible=lambda q: _apart(rod, tendons, q), spd=True)
 
 
 @_solve_errors
@@ -2002,7 +2002,7 @@ def _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where):
     return newton_solve(fun, q, tol, maxiter, max_backtracks=33, where=where,
                         accept="energy-or-residual", scale=fscale, floor=floor,
                         roundoff="correction", xtol=1e-14 * rod.L, xtol_rel=0.0, energy=energy,
-                        admissible=lambda q: _apart(rod, [tendon], q))
+                        admissible=lambda q: _apart(rod, [tendon], q), spd=True)
 
 
 def _friction_step(rod, tendon, tau_m, mu, old, q, load, grav, tol, maxiter, fp_tol, fp_maxiter,
