@@ -137,12 +137,30 @@ equilibrium (:func:`static3d`, :func:`static3d_path`) is :func:`lib.rod3d.static
 ``sum_i tau_i ell_i`` in its ``extra`` hook (Rucker and Webster 2011 for general
 routing on Cosserat rods).
 
+Pneumatic chambers on the rod: a sheath tendon under ``-p A_c``
+---------------------------------------------------------------
+A chamber of area ``A_c`` at the section offset ``d_c`` between the sections at nodes a
+and b (:func:`make_rod_chamber`), with walls inextensible across the rod, is a prism on
+its offset line: ``V_c(q) = A_c (l_b(q) - l_a(q))`` with ``l_k`` the sheath length to
+node k.  A gauge pressure p adds the potential ``-p V_c``, which is
+``(-p A_c) l_b + (p A_c) l_a``: the chamber *is* the sheath tendon under the (compressive)
+tension ``-p A_c``, and its force, stiffness, statics (:func:`chamber_static`) and tip
+sensitivity (:func:`pressure_jacobian`) are the tendons'.  A uniform chamber gives
+``kappa = -p A_c d_c / EI`` (it bends away from the chamber) and the extension
+``p A_c / EA``; a negative p is a vacuum.  The chamber's walls are in the section's EI
+and EA.  :func:`calibrate_chamber_rod` takes EI, EA and the moment arm from the FEM arm of
+:mod:`lib.pneumatic`; :func:`chamber_rod_stroke_error` and
+:func:`chamber_rod_slenderness_error` say where the rod stops agreeing with it.
+In :func:`inverse`, ``chambers=`` adds their pressures (box ``[pressure_min,
+pressure_max]``, vacuum allowed) to the tensions as decision variables.
+
 Array layouts
 -------------
 rod state ``q``: (3N,) ``[phi_e, x_{e+1}, y_{e+1}]`` as in :mod:`lib.rod`.
 3-D rod state: :class:`lib.rod3d.State` ``(x (N, 3), Q (N, 4))``; its gradients (6N,) in
 the layout ``[psi_e, dx_{e+1}]`` per element.
 tensions: (m,) one per tendon, in the order of the ``tendons`` sequence.
+pressures: (n_c,) one per chamber (any sign), in the order of the ``chambers`` sequence.
 FEM displacement ``u``: (2 n_nodes,) interleaved ``u_x, u_y`` as in :mod:`lib.fem`.
 
 References
@@ -212,6 +230,11 @@ __all__ = [
     # 3-D routing on the 3-D rod
     "Tendon3D", "make_tendon3d", "eyelets3d", "tendon3d_length", "tendon3d_gradient",
     "tendon3d_hessian", "static3d", "static3d_path",
+    # rod-level pneumatic chambers (a sheath tendon under -p A_c), calibrated on the FEM arm
+    "RodChamber", "make_rod_chamber", "chamber_volume", "chamber_energy", "chamber_gradient",
+    "chamber_hessian", "chamber_static", "chamber_static_path", "pressure_jacobian",
+    "ChamberFit", "calibrate_chamber_rod", "ChamberRodError", "chamber_rod_stroke_error",
+    "pneunet_cavities", "chamber_rod_slenderness_error",
 ]
 
 _TINY = np.finfo(float).tiny
@@ -915,7 +938,7 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
     """Newton at fixed tensions, the policy of :func:`lib.rod.static` (table of
     :mod:`lib.solvers.newton`): energy-or-residual line search, a stop at the round-off
     floor of the stiff stretch and shear terms, trial points with collapsed eyelets cut back."""
-    fscale = max(rod.EI / rod.L, float(np.max(tau, initial=0.0)),
+    fscale = max(rod.EI / rod.L, float(np.max(np.abs(tau), initial=0.0)),
                  0.0 if load is None else float(np.abs(load).max()), abs(grav) * rod.rhoA * rod.L)
     # forces carry round-off ~ eps (EA + S) |x| / ell: node differences lose log10(N) digits
     floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
@@ -1103,7 +1126,8 @@ class InverseResult:
     distance : float, ``|tip - target|`` (the angle scaled by L): 0 for a reached target,
         else how far the nearest reachable tip is
     reachable : bool, ``distance <= reach_tol``
-    multipliers : (m,) bound multipliers of the final QP: ``>= 0`` on an upper bound,
+    multipliers : (m,) bound multipliers of the final QP (with chambers (m + n_c,), the
+        pressures' after the tensions, per unit of each variable): ``>= 0`` on an upper bound,
         ``<= 0`` on a lower bound, 0 off the bounds (complementarity); ``-multipliers`` is
         the gradient of ``distance^2 / 2`` with respect to the tensions, so
         ``d(distance^2/2)/d tau_max_i = -multipliers_i``.  A reached target has
@@ -1117,6 +1141,7 @@ class InverseResult:
     starts : int, runs of rounds (1: the given start only; more: restarts from a sweep)
     updates : (iterations,) the tension update ``|delta|_inf / max(tau_max)`` of each round
         (of that run): the quantity ``tol`` is compared with, so its round-off floor shows
+    pressures : (n_c,) the chambers' pressures found (None: no chambers were given)
     """
 
     tensions: np.ndarray
@@ -1133,6 +1158,7 @@ class InverseResult:
     settled: bool = True
     starts: int = 1
     updates: np.ndarray = None
+    pressures: np.ndarray = None
 
 
 def _move(rod, tendons, q, tau_from, tau_to):
@@ -1148,6 +1174,11 @@ def _move(rod, tendons, q, tau_from, tau_to):
 _SWEEP = {1: 17, 2: 9, 3: 5}      # default grid points per tendon of the tension-box sweep
 
 
+def _box_scale(lo, hi):
+    """The size of the actuator box, ``max |bound|`` (``max tau_max`` for tendons alone)."""
+    return float(np.abs(np.concatenate([lo, hi])).max(initial=0.0)) or 1.0
+
+
 def _snake(n, m):
     """Grid indices of an n^m grid in an order where consecutive points are neighbours."""
     if m == 1:
@@ -1156,7 +1187,7 @@ def _snake(n, m):
     return [(i,) + s for i in range(n) for s in (sub if i % 2 == 0 else sub[::-1])]
 
 
-def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
+def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter, M=None):
     """The linearise-QP-solve rounds from ``(tau, q)``: a dict with the best iterate
     (``tau, q, y, lam``), ``hist``, ``it`` and ``settled``.
 
@@ -1165,17 +1196,20 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
     convergence of Gauss-Newton at a large residual), the QP uses the full Hessian of
     ``1/2 |y(tau) - y*|^2``, ``W^T W + sum_i r_i d^2 y_i / d tau^2`` (the second term by a
     finite difference of ``W``; Gauss-Newton again where it is not positive definite),
-    and a step that increases the distance is halved."""
-    m = len(tendons)
+    and a step that increases the distance is halved.  With chambers the decision
+    variables ``u`` (tensions, then pressures) give the sheath tendons' tensions ``M u``."""
+    m = lo.size
     angle = ystar.size == 3
-    hmax_tau = float(hi.max())
+    hmax_tau = _box_scale(lo, hi)
+    ex = (lambda u: u) if M is None else (lambda u: M @ u)
 
     def tip_of(q):
         x, y, th = _rod.tip(rod, q)
         return np.array([x, y, th][: ystar.size])
 
     def jac(tau, q):
-        return wts[:, None] * _tension_jacobian(rod, tendons, tau, q, angle)
+        W = _tension_jacobian(rod, tendons, ex(tau), q, angle)
+        return wts[:, None] * (W if M is None else W @ M)
 
     y = tip_of(q)
     upd = []
@@ -1196,7 +1230,7 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
             for j in range(m):
                 tj = tau.copy()
                 tj[j] += h if tau[j] + h <= hi[j] else -h
-                qj = _move(rod, tendons, q, tau, tj)
+                qj = _move(rod, tendons, q, ex(tau), ex(tj))
                 S[:, j] = (jac(tj, qj) - W).T @ r / (tj[j] - tau[j])
             Hf = H + 0.5 * (S + S.T)
             if np.linalg.eigvalsh(Hf)[0] > 1e-8 * hmax:
@@ -1210,14 +1244,14 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
             tau1 = np.clip(tau1 + Z @ z, lo, hi)
         step = float(np.abs(tau1 - tau).max())
         if step > 0:
-            q1 = _move(rod, tendons, q, tau, tau1)
+            q1 = _move(rod, tendons, q, ex(tau), ex(tau1))
             y1 = tip_of(q1)
             if newton:          # halve a step that moves away from the target
                 for _ in range(20):
                     if np.linalg.norm(wts * (y1 - ystar)) <= hist[-1]:
                         break
                     tau1 = tau + 0.5 * (tau1 - tau)
-                    q1 = _move(rod, tendons, q, tau, tau1)
+                    q1 = _move(rod, tendons, q, ex(tau), ex(tau1))
                     y1 = tip_of(q1)
                 step = float(np.abs(tau1 - tau).max())
             q, tau, y = q1, tau1, y1
@@ -1235,19 +1269,20 @@ def _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter):
     return dict(best, hist=np.array(hist), it=it, settled=settled, upd=np.array(upd))
 
 
-def _sweep(rod, tendons, ystar, wts, lo, hi, n):
+def _sweep(rod, tendons, ystar, wts, lo, hi, n, M=None):
     """Equilibria on an ``n``-point-per-tendon grid of the tension box (continuation along
     a path through neighbouring grid points); returns the grid's local minima of the
-    distance as ``(distance, tau, q)``, nearest first."""
-    m = len(tendons)
+    distance as ``(distance, tau, q)``, nearest first (``M``: as in :func:`_local_inverse`)."""
+    m = lo.size
+    ex = (lambda u: u) if M is None else (lambda u: M @ u)
     axes = [np.linspace(lo[i], hi[i], n) for i in range(m)]
     order = _snake(n, m)
     taus = np.array([[axes[i][k[i]] for i in range(m)] for k in order])
-    q = _path(rod, tendons, np.zeros(m), taus[0], 4, _rod.straight(rod), True)[1][-1]
+    q = _path(rod, tendons, ex(np.zeros(m)), ex(taus[0]), 4, _rod.straight(rod), True)[1][-1]
     dist, states = np.empty(n ** m), [None] * n ** m
     for j, (k, tk) in enumerate(zip(order, taus)):
         if j:
-            q = _move(rod, tendons, q, taus[j - 1], tk)
+            q = _move(rod, tendons, q, ex(taus[j - 1]), ex(tk))
         x, yy, th = _rod.tip(rod, q)
         flat = np.ravel_multi_index(k, (n,) * m)
         dist[flat] = np.linalg.norm(wts * (np.array([x, yy, th][: ystar.size]) - ystar))
@@ -1265,7 +1300,8 @@ def _sweep(rod, tendons, ystar, wts, lo, hi, n):
 
 @_solve_errors
 def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=100,
-            q0=None, tensions0=None, sweep=None):
+            q0=None, tensions0=None, sweep=None, chambers=None, pressure_max=None,
+            pressure_min=0.0):
     r"""Tensions that put the tip on ``target``, within ``tau_min <= tau <= tau_max``.
 
     The SoftRobots.Inverse scheme (Duriez 2013; Coevoet et al. 2017) on the rod: at the
@@ -1320,10 +1356,25 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     sweep : int >= 0 or None
         Grid points per tendon of the global search for an unreached target (None:
         17, 9, 5 for one, two, three tendons, 0 beyond; 0 or 1: local only).
+    chambers : RodChamber or sequence of them, optional
+        Pressure actuators beside the tendons (:func:`make_rod_chamber`): each chamber's
+        pressure is a decision variable, its column of ``W`` the tip's response per unit
+        pressure (:func:`pressure_jacobian`: the chamber's generalised force ``dV_c/dq``
+        through ``K^{-1}``).  The variables are ``u = [tau_1..tau_m, p_1..p_nc]``; the
+        sweep, tolerances and Levenberg-Marquardt term treat them alike (``tol`` and
+        the active-bound test are relative to ``max |bound|`` over all of them).  With
+        chambers, ``tendons`` may be None or empty (pressures only).
+    pressure_max : float or (n_c,), required with ``chambers``
+        Largest pressure of each chamber (any finite number >= ``pressure_min``).
+    pressure_min : float or (n_c,)
+        Smallest pressure (default 0; negative: vacuum).  ``pressure_min = pressure_max``
+        holds the pressure fixed (0, 0: the tendons alone).
 
     Returns
     -------
     InverseResult
+        ``tensions`` the tendons' part, ``pressures`` the chambers' (None without
+        chambers); ``multipliers`` and ``active`` over all the variables, tendons first.
         Never raises for an unreachable target: ``reachable`` is False and ``distance``
         says how far the nearest tip found is; ``settled`` is False if the rounds that
         found it did not settle in ``maxiter`` (then the nearest iterate is returned).
@@ -1332,7 +1383,9 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ------
     ValueError
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
-        non-finite ``target`` or one of the wrong length, a NaN start state ``q0``.
+        non-finite ``target`` or one of the wrong length, a NaN start state ``q0``;
+        non-finite ``pressure_min`` / ``pressure_max``, ``pressure_max < pressure_min``,
+        ``pressure_max`` missing with chambers or given without them.
     ActuationSolveError
         Only if an equilibrium solve itself fails (says how far it got).
 
@@ -1348,55 +1401,95 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     >>> res = inverse(r, [t], (x, y), tau_max=10.0)                # not with tau <= 10
     >>> res.reachable, res.active, round(res.distance, 4), bool(res.multipliers[0] > 0)
     (False, ('upper',), 0.0417, True)
+    >>> c = make_rod_chamber(r, 0.01, -0.04, start=5)      # a chamber below, distal half
+    >>> tip3 = tip(r, chamber_static(r, c, 300.0, tendons=[t], tensions=[8.0]))   # x, y, theta
+    >>> res = inverse(r, [t], tip3, tau_max=10.0, chambers=c, pressure_max=500.0)
+    >>> res.reachable, res.tensions.round(6).tolist(), res.pressures.round(4).tolist()
+    (True, [8.0], [300.0])
     """
-    tendons = _tendon_list(_check_rod(rod), tendons)
-    m = len(tendons)
+    _check_rod(rod)
+    if chambers is None:
+        if pressure_max is not None:
+            raise ValueError(f"pressure_max must be None without chambers, got "
+                             f"{checks.show(pressure_max)}")
+        tendons, chambers = _tendon_list(rod, tendons), []
+    else:
+        chambers = _chamber_list(rod, chambers)
+        tendons = [] if tendons is None or (isinstance(tendons, (list, tuple)) and not tendons) \
+            else _tendon_list(rod, tendons)
+    m, nc = len(tendons), len(chambers)
     lo = checks.array(tau_min, "tau_min", shape=(m,), broadcast=True, low=0.0)
     hi = checks.array(tau_max, "tau_max", shape=(m,), broadcast=True, low=0.0, include_low=False)
     if np.any(hi < lo):
         raise ValueError(f"tau_max must be >= tau_min, got {hi.tolist()} < {lo.tolist()}")
+    M, sheaths = None, tendons
+    if nc:
+        if pressure_max is None:
+            raise ValueError("pressure_max must be given with chambers (the largest pressure "
+                             "of each), got None")
+        p_hi = checks.array(pressure_max, "pressure_max", shape=(nc,), broadcast=True)
+        p_lo = checks.array(pressure_min, "pressure_min", shape=(nc,), broadcast=True)
+        if np.any(p_hi < p_lo):
+            raise ValueError(f"pressure_max must be >= pressure_min, got {p_hi.tolist()} < "
+                             f"{p_lo.tolist()}")
+        lo, hi = np.concatenate([lo, p_lo]), np.concatenate([hi, p_hi])
+        sheaths, M = _expansion(tendons, chambers)
+        # tensions and pressures differ in units by orders of magnitude: the rounds work
+        # in the variables scaled by their box, v = u / S (the fixed point is the same)
+        S = np.abs(np.column_stack([lo, hi])).max(1)
+        S = np.where(S > 0, S, 1.0)
+        M, lo, hi = M * S, lo / S, hi / S
     ystar = checks.array(target, "target")
     if ystar.shape not in ((2,), (3,)):
         raise ValueError(f"target must be (x, y) or (x, y, theta), got shape {ystar.shape}")
     tol, reach_tol = checks.nonnegative(tol, "tol"), checks.nonnegative(reach_tol, "reach_tol")
     maxiter = checks.integer(maxiter, "maxiter", low=1)
-    n_sweep = _SWEEP.get(m, 0) if sweep is None else checks.integer(sweep, "sweep", low=0)
+    n_sweep = _SWEEP.get(m + nc, 0) if sweep is None else checks.integer(sweep, "sweep", low=0)
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
-    tau = np.clip(0.0 if tensions0 is None else _check_tendons(rod, tendons, tensions0,
-                                                               "tensions0")[1], lo, hi)
+    tau0 = np.zeros(m) if tensions0 is None else (
+        _check_tendons(rod, tendons, tensions0, "tensions0")[1] if m else
+        checks.array(tensions0, "tensions0", shape=(0,)))
+    tau = np.clip(np.concatenate([tau0, np.zeros(nc)]) / (S if nc else 1.0), lo, hi)
+    ex = (lambda u: u) if M is None else (lambda u: M @ u)
     q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0").copy()
     if q0 is None and any(tau):
-        q = _path(rod, tendons, 0 * tau, tau, 4, q, True)[1][-1]
+        q = _path(rod, sheaths, ex(0 * tau), ex(tau), 4, q, True)[1][-1]
 
-    res = _local_inverse(rod, tendons, ystar, wts, lo, hi, tau, q, tol, maxiter)
+    res = _local_inverse(rod, sheaths, ystar, wts, lo, hi, tau, q, tol, maxiter, M)
     starts, scope = 1, "local"
     if res["dist"] > reach_tol * rod.L and n_sweep >= 2:
-        scope = ("global: restarts from a " + ("x".join([str(n_sweep)] * m) if m > 1 else
+        n_var = m + nc
+        scope = ("global: restarts from a " + ("x".join([str(n_sweep)] * n_var) if n_var > 1 else
                                                 f"{n_sweep}-point") + " sweep of the tension box")
-        for d0, t0, q0_ in _sweep(rod, tendons, ystar, wts, lo, hi, n_sweep)[:3]:
-            cand = _local_inverse(rod, tendons, ystar, wts, lo, hi, t0, q0_, tol, maxiter)
+        for d0, t0, q0_ in _sweep(rod, sheaths, ystar, wts, lo, hi, n_sweep, M)[:3]:
+            cand = _local_inverse(rod, sheaths, ystar, wts, lo, hi, t0, q0_, tol, maxiter, M)
             starts += 1
             if cand["dist"] < res["dist"] - 1e-12 * rod.L:
                 res = cand
     tau, q, y, lam, it, dist = res["tau"], res["q"], res["y"], res["lam"], res["it"], res["dist"]
-    at = 1e-9 * float(hi.max())
+    at = 1e-9 * _box_scale(lo, hi)
     active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
                    for tk, hk, lk_ in zip(tau, hi, lo))
     tau = np.where(np.array(active) == "upper", hi, np.where(np.array(active) == "lower", lo, tau))
+    if nc:                          # back to tensions and pressures
+        tau, lam = tau * S, lam / S
+        tau = np.where(np.array(active) == "upper", hi * S, np.where(np.array(active) == "lower",
+                                                                   lo * S, tau))
     reachable = dist <= reach_tol * rod.L
     if reachable:
         msg = f"target reached: distance {dist:.3e} after {it} rounds"
     else:
-        on = [f"tendon {i} at its {a} bound (multiplier {lam[i]:.3g})"
-              for i, a in enumerate(active) if a]
+        on = [(f"tendon {i}" if i < m else f"chamber {i - m}") +
+              f" at its {a} bound (multiplier {lam[i]:.3g})" for i, a in enumerate(active) if a]
         msg = (f"target unreachable: the nearest reachable tip is {dist:.6g} away"
                + (f"; {', '.join(on)}" if on else "; no bound active (a stationary point of the distance)")
                + f" ({scope}, {starts} start{'s' if starts > 1 else ''})")
         if not res["settled"]:
             msg += f"; the rounds did not settle in {maxiter} (nearest iterate returned)"
-    return InverseResult(tensions=tau, q=q, tip=y, target=ystar, distance=dist, reachable=reachable,
-                         multipliers=lam, active=active, iterations=it, history=res["hist"],
-                         message=msg, settled=res["settled"], starts=starts, updates=res["upd"])
+    return InverseResult(tensions=tau[:m], q=q, tip=y, target=ystar, distance=dist,
+                         reachable=reachable, multipliers=lam, active=active, iterations=it,
+                         history=res["hist"], message=msg, settled=res["settled"], starts=starts,
+                         updates=res["upd"], pressures=tau[m:] if nc else None)
 
 
 # --------------------------------------------------------------------------------------
@@ -2893,3 +2986,679 @@ def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None,
     0.122
     """
     return static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter)[1][-1]
+
+
+# ======================================================================================
+# rod-level pneumatic chambers (issue 27): a chamber as a sheath tendon under -p A_c,
+# its calibration from the FEM chamber, and where it stops agreeing
+# ======================================================================================
+# Derivation.  A chamber of cross-section area A_c (per unit thickness in the plane) runs
+# along the rod at the section offset d_c, between the sections at nodes a and b.  Idealise
+# its walls as inextensible across the rod (no bulging): the chamber is a prism on its
+# offset line, so its volume is V_c(q) = A_c (l_b(q) - l_a(q)), where l_k is the length of
+# a sheath path at offset d_c from the clamp to node k (module docstring, "A tendon in a
+# continuous sheath").  A gauge pressure p does work p dV_c, so it adds the potential
+#     -p V_c(q) = (-p A_c) l_b(q) + (p A_c) l_a(q):
+# exactly the potential of sheath tendons with tensions tau = -p A_c (to b) and +p A_c (to
+# a).  The generalised force, the tangent stiffness and every solver of the tendons are
+# therefore the chamber's, with no new derivative to write: per unit pressure the chamber
+# pushes with -A_c dV/dq / A_c = -(d l_b/dq - d l_a/dq) A_c.  Statically, a cut through the
+# chamber shows the end cap pushed by p A_c at d_c: the rest of the section carries the
+# tension p A_c (extension p A_c / EA) and the moment -p A_c d_c (curvature
+# kappa = -p A_c d_c / EI: a chamber above the centreline bends the rod *away* from it,
+# the opposite of a tendon pulling on that side).  The chamber's own walls are part of
+# the section: their stiffness is in the rod's EI and EA (the calibrated rod takes both
+# from the FEM arm, walls and holes included).
+@dataclass(frozen=True, eq=False)
+class RodChamber:
+    """A pressurised chamber along a planar rod (made by :func:`make_rod_chamber`).
+
+    Attributes
+    ----------
+    N : int, element count of the rod it belongs to
+    area : float, chamber cross-section area A_c (>= 0)
+    offset : float, signed section offset d_c of its centroid (the tendons' convention)
+    start, end : int, the nodes a < b where its end caps sit (0: the clamp, N: the tip)
+    tendons : tuple of Tendon, the sheath tendon to ``end`` and (if ``start > 0``) the
+        one to ``start``
+    per_pressure : (len(tendons),) their tension per unit pressure, ``(-A_c, +A_c)``
+    """
+
+    N: int
+    area: float
+    offset: float
+    start: int
+    end: int
+    tendons: tuple
+    per_pressure: np.ndarray
+
+    @property
+    def length(self):
+        """Number of elements the chamber spans (``end - start``)."""
+        return self.end - self.start
+
+
+def make_rod_chamber(rod, area, offset, start=0, end=None):
+    r"""A chamber of area ``area`` at section offset ``offset`` between nodes ``start`` and ``end``.
+
+    Under a gauge pressure ``p`` it is the sheath tendon(s) of tension ``-p A_c`` (see the
+    section comment in the source, and the module docstring's sheath): the potential
+    ``-p V_c(q)``, ``V_c = A_c (l_end - l_start)`` for walls inextensible across the rod.
+    A uniform chamber along the whole rod gives
+
+    .. math:: \kappa = -\frac{p A_c d_c}{EI},\qquad \varepsilon = \frac{p A_c}{EA}.
+
+    A negative pressure is a vacuum (it bends the other way); it is allowed everywhere a
+    pressure is asked for.  The chamber's wall stiffness is not added here: it is part
+    of the rod's section (its EI and EA; :func:`calibrate_chamber_rod` takes them from
+    the FEM arm).
+
+    Parameters
+    ----------
+    rod : lib.rod.Rod
+    area : float >= 0, chamber cross-section area A_c (0: an inert chamber)
+    offset : float, d_c with ``|d_c| <= r = r_over_L L`` (inside the section)
+    start : int in 0..N-1, node of the proximal end cap (default 0, the clamp)
+    end : int in start+1..N, node of the distal end cap (default N, the tip)
+
+    Raises
+    ------
+    ValueError
+        Naming ``area`` (negative, NaN, inf), ``offset`` (outside the section, NaN),
+        ``start`` / ``end`` (not nodes, or ``end <= start``), ``rod`` (not a planar rod).
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(10)
+    >>> c = make_rod_chamber(r, 0.01, 0.03, start=4)
+    >>> c.length, len(c.tendons), c.per_pressure.tolist()
+    (6, 2, [-0.01, 0.01])
+    """
+    N = _check_rod(rod).N
+    area = checks.nonnegative(area, "area")
+    d = _offset(rod, offset, "offset")
+    a = checks.integer(start, "start", 0, N - 1)
+    b = N if end is None else checks.integer(end, "end", a + 1, N)
+    tendons = (make_tendon(rod, d, anchor=b, sheath=True),)
+    per = [-area]
+    if a > 0:
+        tendons += (make_tendon(rod, d, anchor=a, sheath=True),)
+        per.append(area)
+    per = np.array(per)
+    per.setflags(write=False)
+    return RodChamber(N=N, area=area, offset=d, start=a, end=b, tendons=tendons, per_pressure=per)
+
+
+def _chamber_list(rod, chambers, name="chambers"):
+    chambers = [chambers] if isinstance(chambers, RodChamber) else chambers
+    if not isinstance(chambers, (list, tuple)) or not chambers:
+        raise ValueError(f"{name} must be a RodChamber or a non-empty sequence of them, got "
+                         f"{checks.show(chambers)}")
+    for c in chambers:
+        checks.kind(c, name, RodChamber, "a RodChamber (made by make_rod_chamber)")
+        if c.N != _check_rod(rod).N:
+            raise ValueError(f"{name} was made for a rod of N = {c.N} elements, rod has "
+                             f"N = {rod.N}")
+    return list(chambers)
+
+
+def _expansion(tendons, chambers):
+    """The sheath tendons of ``tendons + chambers`` and the matrix M with
+    ``tensions_of_all = M [tau_tendons, p_chambers]``."""
+    allt = list(tendons)
+    cols = []
+    for c in chambers:
+        cols.append((len(allt), c.per_pressure))
+        allt.extend(c.tendons)
+    m = len(tendons)
+    M = np.zeros((len(allt), m + len(chambers)))
+    M[np.arange(m), np.arange(m)] = 1.0
+    for j, (i0, per) in enumerate(cols):
+        M[i0:i0 + per.size, m + j] = per
+    return allt, M
+
+
+def _mixed(rod, chambers, pressures, tendons, tensions, pname="pressures"):
+    """Checked chambers, pressures (any finite sign: vacuum allowed), tendons and tensions
+    (>= 0), expanded: (all tendons, their tensions, chambers, p)."""
+    chambers = _chamber_list(_check_rod(rod), chambers)
+    p = checks.array(pressures, pname, shape=(len(chambers),), broadcast=True)
+    if tendons is None:
+        if tensions is not None:
+            raise ValueError(f"tensions must be None without tendons, got {checks.show(tensions)}")
+        tendons, tau = [], np.zeros(0)
+    else:
+        tendons, tau = _check_tendons(rod, tendons, 0.0 if tensions is None else tensions)
+    allt, M = _expansion(tendons, chambers)
+    return allt, M @ np.concatenate([tau, p]), chambers, p
+
+
+def chamber_volume(rod, chamber, q):
+    r"""Chamber volume (area per unit thickness) ``V_c = A_c (l_end(q) - l_start(q))``.
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(8)
+    >>> round(chamber_volume(r, make_rod_chamber(r, 0.01, 0.02, start=2), rd.straight(r)), 12)
+    0.0075
+    """
+    c = _chamber_list(rod, chamber, "chamber")[0]
+    q = _check_q(rod, q)
+    return -float(sum(k * _length(rod, t, q) for t, k in zip(c.tendons, c.per_pressure))) + 0.0
+
+
+def chamber_energy(rod, q, chambers, pressures, tendons=None, tensions=None, load=None, grav=0.0):
+    r"""``Pi_rod(q) - sum_c p_c V_c(q) + sum_i tau_i l_i(q)`` (chambers beside tendons).
+
+    Parameters
+    ----------
+    rod, q : as in :func:`energy`
+    chambers : RodChamber or a non-empty sequence of them
+    pressures : float or (n_c,), any finite sign (negative: vacuum)
+    tendons, tensions : optional tendons and their tensions (>= 0)
+    load, grav : as in :func:`lib.rod.energy`
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(4)
+    >>> round(chamber_energy(r, rd.straight(r), [make_rod_chamber(r, 0.01, 0.02)], 2.0), 12)
+    -0.02
+    """
+    allt, tau, _, _ = _mixed(rod, chambers, pressures, tendons, tensions)
+    q = _check_q(rod, q)
+    return _energy(rod, allt, tau, q, *_check_loads(load, grav))
+
+
+def chamber_gradient(rod, q, chambers, pressures, tendons=None, tensions=None, load=None,
+                     grav=0.0):
+    r"""Gradient of :func:`chamber_energy`, shape (3N,).
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(2)
+    >>> c = make_rod_chamber(r, 0.5, 0.01)
+    >>> g = chamber_gradient(r, rd.straight(r), c, 2.0)      # the sheath's under tau = -pA = -1
+    >>> g.round(6).tolist() == (-tendon_gradient(r, c.tendons[0], rd.straight(r))).round(6).tolist()
+    True
+    """
+    allt, tau, _, _ = _mixed(rod, chambers, pressures, tendons, tensions)
+    q = _check_q(rod, q)
+    return _gradient(rod, allt, tau, q, *_check_loads(load, grav))
+
+
+def chamber_hessian(rod, q, chambers, pressures, tendons=None, tensions=None):
+    r"""Hessian of :func:`chamber_energy` (CSR, symmetric: the pressure is conservative).
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(3)
+    >>> K = chamber_hessian(r, rd.straight(r), make_rod_chamber(r, 0.1, 0.02), 5.0)
+    >>> float(abs(K - K.T).max())
+    0.0
+    """
+    allt, tau, _, _ = _mixed(rod, chambers, pressures, tendons, tensions)
+    return _hessian(rod, allt, tau, _check_q(rod, q))
+
+
+@_solve_errors
+def chamber_static_path(rod, chambers, pressures, tendons=None, tensions=None, steps=10,
+                        load=None, grav=0.0, tol=1e-10, maxiter=50):
+    r"""Equilibria as the pressures (and tensions, loads) grow together from the straight rod.
+
+    :func:`static_path` on the chambers' sheath tendons (tension ``-p A_c``) beside the
+    tendons: ``steps`` equal increments of ``lambda`` from 0 to 1, every pressure, tension
+    and load scaled by ``lambda``.
+
+    Returns
+    -------
+    P : (steps + 1, n_c) the pressures of each equilibrium (row 0: zero)
+    Q : (steps + 1, 3N) the equilibria
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(10, r_over_L=0.05)
+    >>> P, Q = chamber_static_path(r, make_rod_chamber(r, 0.02, 0.05), 4.0, steps=2)
+    >>> P[:, 0].tolist(), round(float(np.diff(Q[-1, 0::3]).mean() / r.ell), 6)  # -p A d/EI
+    ([0.0, 2.0, 4.0], -0.004)
+    """
+    allt, tau, chambers, p = _mixed(rod, chambers, pressures, tendons, tensions)
+    steps = checks.integer(steps, "steps", low=1)
+    load, grav = _check_loads(load, grav)
+    tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
+    _, Q = _path(rod, allt, np.zeros_like(tau), tau, steps, _rod.straight(rod), True, load, grav,
+                 tol, maxiter)
+    return np.linspace(0.0, 1.0, steps + 1)[:, None] * p, Q
+
+
+def chamber_static(rod, chambers, pressures, tendons=None, tensions=None, steps=10, load=None,
+                   grav=0.0, tol=1e-10, maxiter=50):
+    """Equilibrium under the given pressures (and tensions): the last state of
+    :func:`chamber_static_path`.
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(20, r_over_L=0.05)
+    >>> q = chamber_static(r, make_rod_chamber(r, 0.02, 0.05), -3.0, steps=1)   # vacuum
+    >>> kappa = np.diff(q[0::3]) / r.ell       # -p A d / EI = 0.003: bends towards it
+    >>> float(kappa.min().round(9)), float(kappa.max().round(9))
+    (0.003, 0.003)
+    """
+    return chamber_static_path(rod, chambers, pressures, tendons, tensions, steps, load, grav,
+                               tol, maxiter)[1][-1]
+
+
+def pressure_jacobian(rod, chambers, pressures, q, tendons=None, tensions=None, angle=False):
+    r"""Sensitivity of the equilibrium tip to the chamber pressures, ``J_tip dq/dp``.
+
+    ``K dq/dp_c = A_c (d l_end/dq - d l_start/dq) = dV_c/dq`` (the chamber's generalised
+    force per unit pressure), ``K`` the tangent of :func:`chamber_hessian` at ``q``.
+
+    Returns
+    -------
+    ndarray, shape (2, n_c) or (3, n_c) (rows x, y[, theta])
+
+    Examples
+    --------
+    >>> from lib import rod as rd
+    >>> r = rd.make_rod(20, r_over_L=0.05)
+    >>> W = pressure_jacobian(r, make_rod_chamber(r, 0.02, 0.05), 0.0, rd.straight(r), angle=True)
+    >>> W[:, 0].round(7).tolist()    # (A/EA, -A d L^2/(2EI), -A d (L - ell/2)/EI)
+    [1.25e-05, -0.0005, -0.000975]
+    """
+    allt, tau, chambers, _ = _mixed(rod, chambers, pressures, tendons, tensions)
+    q = _check_q(rod, q)
+    angle = checks.boolean(angle, "angle")
+    _, M = _expansion([], chambers)
+    return _tension_jacobian(rod, allt, tau, q, angle)[:, len(allt) - M.shape[0]:] @ M
+
+
+# --------------------------------------------------------------------------------------
+# the rod chamber calibrated on the FEM arm (lib.pneumatic), and where it stops agreeing
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class ChamberFit:
+    """A rod-level chamber fitted to a FEM pneumatic arm (made by :func:`calibrate_chamber_rod`).
+
+    Attributes
+    ----------
+    rod : lib.rod.Rod with the arm's length and the FEM arm's effective ``EI`` and ``EA``
+        (walls and holes included; ``r_over_L = 2 sqrt(EI/EA) / L`` so that
+        ``EA = 4 EI / r^2`` holds; rectangle shear coefficient)
+    chamber : RodChamber over the cavities' span, area ``area``, offset ``offset``
+    EI, EA : float, from the linear tip-moment and tip-force tests on the FEM arm
+    area : float, the smeared chamber area: total cavity volume / span (so the rod's
+        chamber volume at rest is the FEM's)
+    offset : float, the fitted moment arm d_eff (the rod's dtheta/dp equals the FEM's)
+    offset_geometric : float, the cavities' area-weighted centroid height (section
+        centroid at y = 0)
+    span : (x0, x1) the cavities' extent along the arm (rod nodes ``start``, ``end``)
+    angle_per_pressure : float, the FEM's dtheta/dp (fitted)
+    volume_per_pressure : float, the FEM's d(sum V)/dp (not fitted)
+    rod_volume_per_pressure : float, the rod's A_c dl/dp (a check that can fail)
+    EI_full, EI_holed : float, plane-strain ``E' I`` (``E' = E / (1 - nu^2)``) of the full
+        section and of the section through the cavities (about its own centroid): the
+        walls' share of the bending stiffness, between which the arm's ``EI`` lies
+    E, nu : float, the arm's material (a neo-Hookean arm)
+    """
+
+    rod: _rod.Rod
+    chamber: RodChamber
+    EI: float
+    EA: float
+    area: float
+    offset: float
+    offset_geometric: float
+    span: tuple
+    angle_per_pressure: float
+    volume_per_pressure: float
+    rod_volume_per_pressure: float
+    EI_full: float = math.nan
+    EI_holed: float = math.nan
+    E: float = 1.0
+    nu: float = 0.3
+
+
+def _check_arm(arm):
+    from . import pneumatic as _pn                  # a face; imported when first needed
+    return checks.kind(arm, "arm", _pn.Arm, "a pneumatic arm (lib.pneumatic.Arm, made by "
+                       "lib.pneumatic.make_arm)")
+
+
+def _fem_section(arm):
+    """Effective ``EI`` and ``EA`` of the FEM arm: linear tests at rest, a tip moment
+    (traction ``t_x = -M y / I``) read by the tip-face chord angle ``theta = M L / EI``, and
+    a uniform tip pull read by the face-averaged ``u_x = P L / EA``."""
+    from . import pneumatic as _pn
+    from .fe import edge_weights
+    mesh = arm.model.mesh
+    L, h = mesh.length, mesh.height
+    idx, w = edge_weights(mesh, "right")
+    y = mesh.nodes[idx, 1]
+    F = np.zeros((arm.n_dofs, 2))
+    F[2 * idx, 0] = -w * y / (h**3 / 12)             # the moment M = sum -y f_x
+    F[2 * idx, 1] = w / h                            # the pull P = sum f_x
+    M, P = float(-(y * F[2 * idx, 0]).sum()), float(F[2 * idx, 1].sum())
+    fr = arm.free
+    K = _pn.hessian(arm, np.zeros(arm.n_dofs), 0.0)[fr][:, fr]
+    U = np.zeros_like(F)
+    U[fr] = factor(K.tocsc(), where="actuation.calibrate_chamber_rod: K_0").solve(F[fr])
+    eps = 1e-7
+    theta = _pn.tip_angle(arm, eps * U[:, 0]) / eps
+    ux = float(w @ U[2 * idx, 1]) / float(w.sum())
+    return M * L / theta, P * L / ux
+
+
+def _section_EI(arm):
+    """Plane-strain E'I of the full section and of the section through the (deepest)
+    cavity band, each about its own centroid."""
+    mesh = arm.model.mesh
+    E, nu = arm.model.E, arm.model.nu
+    Ep, h = E / (1 - nu * nu), mesh.height
+    box = np.asarray(mesh.cavities, dtype=float)
+    y0, y1 = float(box[:, 2].min()), float(box[:, 3].max())
+    parts = np.array([(-h / 2, y0), (y1, h / 2)])
+    a = parts[:, 1] - parts[:, 0]
+    c = parts.mean(axis=1)
+    yb = float(a @ c / a.sum())
+    return Ep * h**3 / 12, Ep * float(np.sum(a**3 / 12 + a * (c - yb) ** 2))
+
+
+def _chamber_geometry(arm):
+    """(x0, x1, area, d): the cavities' span, smeared area and centroid height."""
+    box = np.asarray(arm.model.mesh.cavities, dtype=float)
+    vol = (box[:, 1] - box[:, 0]) * (box[:, 3] - box[:, 2])
+    x0, x1 = float(box[:, 0].min()), float(box[:, 1].max())
+    centroid = float(vol @ (0.5 * (box[:, 2] + box[:, 3])) / vol.sum())
+    return x0, x1, float(vol.sum()) / (x1 - x0), centroid
+
+
+def _fit_rod(arm, EI, EA, N, offset=None):
+    """The rod and the chamber geometry of ``arm`` (EI, EA given; offset default the
+    geometric one): (rod, chamber, x0, x1, area, d_geo)."""
+    L = arm.model.mesh.length
+    nu = arm.model.nu if arm.body is None else 0.5
+    r = _rod.make_rod(N, r_over_L=2.0 * math.sqrt(EI / EA) / L, nu=nu,
+                      ks=10 * (1 + nu) / (12 + 11 * nu), L=L, EI=EI)
+    x0, x1, area, dg = _chamber_geometry(arm)
+    a, b = int(round(x0 / r.ell)), int(round(x1 / r.ell))
+    if not (abs(a * r.ell - x0) < 1e-9 * L and abs(b * r.ell - x1) < 1e-9 * L):
+        raise ValueError(f"N = {N} puts no rod node at the cavities' ends x = {x0}, {x1} "
+                         f"(element length {r.ell}); take N a multiple of the arm's grid nx")
+    c = make_rod_chamber(r, area, dg if offset is None else offset, start=a, end=b)
+    return r, c, x0, x1, area, dg
+
+
+def _rod_slopes(r, c):
+    """(dtheta/dp, dV/dp) of the rod chamber at rest."""
+    allt, M = _expansion([], [c])
+    q = _rod.straight(r)
+    gV = -np.column_stack([_tendon_gradient(r, t, q) for t in allt]) @ M[:, 0]   # dV/dq
+    dq = factor(_hessian(r, allt, np.zeros(len(allt)), q),
+                where="actuation.calibrate_chamber_rod: rod K").solve(gV)          # K dq/dp = dV/dq
+    return float(dq[r.ndof - 3]), float(gV @ dq)
+
+
+def calibrate_chamber_rod(arm, N=None):
+    r"""The rod-level chamber that reproduces the FEM arm's small-pressure bending.
+
+    1. ``EI``, ``EA``: linear tip-moment and tip-pull tests on the FEM arm at rest (the
+       section with its walls and holes, averaged along the arm; the tip angle read as
+       :func:`lib.pneumatic.tip_angle` reads it).
+    2. The chamber spans the cavities' extent ``[x0, x1]`` with the smeared area
+       ``A_c = sum V_k / (x1 - x0)`` (the rod's chamber volume at rest is the FEM's).
+    3. The moment arm: ``d_eff`` such that the rod's ``dtheta/dp`` equals the FEM's
+       (:func:`lib.pneumatic.bending_slopes`); the rod's slope is linear in ``d`` at rest,
+       so one rod solve at the geometric offset scales to it.
+
+    The fitted quantity is reproduced by construction; the rod's ``dV/dp = A_c dl/dp``
+    against the FEM's is a second quantity, not fitted (the rod has no wall bulging).
+
+    Measured on :func:`lib.pneumatic.make_arm` (6 x 1, five PneuNet cavities, E = 1,
+    nu = 0.3), T6 at 48 x 8 / 96 x 16 / 192 x 32 cells: EI = 0.0871 / 0.0869 / 0.0869
+    (between the holed section's plane-strain 0.0844 and the full one's 0.0916),
+    EA = 0.892 / 0.888 / 0.887, A_c = 0.1389, d_eff = 0.165 / 0.173 / 0.177 against the
+    geometric 0.125 (the holes weaken the section where they are and lower its neutral
+    axis), from dtheta/dp = -1.184 / -1.244 / -1.276: the chapter's 48 x 8 mesh is 7 %
+    below the 192 x 32 one (first order: re-entrant cavity corners; the calibration on
+    it is consistent with the FEM on the same mesh).  The rod's dV/dp is 3 % of the
+    FEM's (0.124 against 3.76 at 48 x 8): the rod chamber is a force model, its volume
+    change is not the FEM's (that is wall bulging).  About 0.03 s at 48 x 8.
+
+    Parameters
+    ----------
+    arm : lib.pneumatic.Arm
+    N : int, rod elements (default the arm's grid ``nx``: a rod node at every grid line)
+
+    Returns
+    -------
+    ChamberFit
+
+    Examples
+    --------
+    >>> from lib import pneumatic as pn
+    >>> fit = calibrate_chamber_rod(pn.make_arm(24, 4, "T3"))
+    >>> round(fit.offset_geometric, 4), round(fit.area, 4), fit.span
+    (0.125, 0.1389, (0.75, 5.25))
+    >>> round(fit.EI, 4), round(fit.EI_full, 4)      # the coarse T3 arm locks: too stiff
+    (0.1064, 0.0916)
+    """
+    _check_arm(arm)
+    from . import pneumatic as _pn
+    if arm.body is not None:
+        raise ValueError("arm must be a neo-Hookean arm (lib.pneumatic.make_arm without "
+                         "material=), got one on a mixed u-p body")
+    mesh = arm.model.mesh
+    N = mesh.nx if N is None else checks.integer(N, "N", low=1)
+    EI, EA = _fem_section(arm)
+    r, c, x0, x1, area, dg = _fit_rod(arm, EI, EA, N)
+    s = _pn.bending_slopes(arm)
+    dth_geo, _ = _rod_slopes(r, c)
+    d_eff = dg * s.angle_per_pressure / dth_geo
+    r, c, *_ = _fit_rod(arm, EI, EA, N, d_eff)
+    _, dV = _rod_slopes(r, c)
+    EI_full, EI_holed = _section_EI(arm)
+    return ChamberFit(rod=r, chamber=c, EI=EI, EA=EA, area=area, offset=d_eff,
+                      offset_geometric=dg, span=(x0, x1), angle_per_pressure=s.angle_per_pressure,
+                      volume_per_pressure=s.volume_per_pressure, rod_volume_per_pressure=dV,
+                      EI_full=EI_full, EI_holed=EI_holed, E=arm.model.E, nu=arm.model.nu)
+
+
+@dataclass(frozen=True, eq=False)
+class ChamberRodError:
+    """Where the calibrated rod chamber stops agreeing with the FEM arm (made by
+    :func:`chamber_rod_stroke_error` and :func:`chamber_rod_slenderness_error`).
+
+    Attributes
+    ----------
+    x : (n,) the swept quantity: pressures, or slenderness ``length / height``
+    fem, rod : (n,) the FEM's and the rod's tip angle (stroke) or dtheta/dp (slenderness)
+    error : (n,) ``|rod - fem| / |fem|`` (0 where fem is 0)
+    limit : float, the x where ``error`` first crosses ``level`` (linear interpolation;
+        stroke: the smallest pressure; slenderness: the largest slenderness below which
+        the error exceeds it), NaN if it never does in the range
+    limit_angle : float, the FEM tip angle at that pressure (stroke; NaN otherwise)
+    level : float, the error level (0.05)
+    """
+
+    x: np.ndarray
+    fem: np.ndarray
+    rod: np.ndarray
+    error: np.ndarray
+    limit: float
+    limit_angle: float
+    level: float
+
+
+def _rel_error(fem, rod):
+    fem, rod = np.asarray(fem, float), np.asarray(rod, float)
+    return np.where(fem == 0, 0.0, np.abs(rod - fem) / np.where(fem == 0, 1.0, np.abs(fem)))
+
+
+def _crossing(x, err, level):
+    """First x (in the order given) where err goes above ``level``, interpolated; NaN if never."""
+    above = np.flatnonzero(err > level)
+    if not above.size:
+        return math.nan
+    i = int(above[0])
+    if i == 0:
+        return float(x[0])
+    return float(np.interp(level, [err[i - 1], err[i]], [x[i - 1], x[i]]))
+
+
+def chamber_rod_stroke_error(arm, pressure_max, steps=8, fit=None, level=0.05):
+    r"""The calibrated rod against the FEM arm along a pressure ramp: tip angle vs pressure.
+
+    The FEM path is :func:`lib.pneumatic.pressure_static` (every cavity at ``p``), the
+    rod's :func:`chamber_static_path` on ``fit`` (default :func:`calibrate_chamber_rod`
+    of ``arm``), both at ``p_j = j pressure_max / steps``.  The rod is calibrated at
+    ``p -> 0``, so the error starts at 0 and grows with the stroke: the FEM arm
+    softens as the thin walls balloon (neo-Hookean, large strains), the rod's chamber
+    (inextensible walls, linear section) does not.
+
+    Parameters
+    ----------
+    arm : lib.pneumatic.Arm
+    pressure_max : float, the last pressure (nonzero, finite; negative: vacuum)
+    steps : int >= 1
+    fit : ChamberFit or None
+    level : float in (0, 1), the error level of ``limit`` (default 5 %)
+
+    Measured (6 x 1 arm, T6; 16 steps to p = 0.04 E): the error passes 5 % at
+    p = 0.0173 / 0.0218 / 0.0244 E, FEM tip angle -0.022 / -0.029 / -0.033 rad, at
+    48 x 8 / 96 x 16 / 192 x 32 cells (not mesh-converged: the stroke limit of the
+    chapter's mesh is about 30 % low); the error is linear in p from the start, the FEM's
+    dtheta/dp itself growing with p.  About 0.4 s at 48 x 8 with 8 steps.
+
+    Returns
+    -------
+    ChamberRodError (``x`` the pressures)
+
+    Raises
+    ------
+    ValueError naming a bad argument; the FEM path's SolveError if the arm does not
+    carry ``pressure_max`` (:func:`lib.pneumatic.pressure_static`).
+
+    Examples
+    --------
+    >>> from lib import pneumatic as pn
+    >>> e = chamber_rod_stroke_error(pn.make_arm(24, 4, "T3"), 0.1, steps=2)
+    >>> e.x.tolist(), e.error.round(3).tolist()     # the FEM arm softens as its walls balloon
+    ([0.0, 0.05, 0.1], [0.0, 0.162, 0.293])
+    """
+    _check_arm(arm)
+    from . import pneumatic as _pn
+    pmax = checks.real(pressure_max, "pressure_max")
+    if pmax == 0.0:
+        raise ValueError("pressure_max must be nonzero, got 0.0")
+    steps = checks.integer(steps, "steps", low=1)
+    level = checks.real(level, "level", 0.0, 1.0, include_low=False, include_high=False)
+    fit = calibrate_chamber_rod(arm) if fit is None else checks.kind(
+        fit, "fit", ChamberFit, "a ChamberFit (made by calibrate_chamber_rod)")
+    path = _pn.pressure_static(arm, pmax, steps=steps)
+    fem = np.array([_pn.tip_angle(arm, u) for u in path.states])
+    P, Q = chamber_static_path(fit.rod, fit.chamber, pmax, steps=steps)
+    rod = Q[:, -3]
+    p = P[:, 0]
+    err = _rel_error(fem, rod)
+    lim = _crossing(np.abs(p), err, level)
+    ang = math.nan if math.isnan(lim) else float(np.interp(lim, np.abs(p), fem))
+    return ChamberRodError(x=p, fem=fem, rod=rod, error=err, limit=math.copysign(lim, pmax),
+                           limit_angle=ang, level=level)
+
+
+def pneunet_cavities(length, height=1.0, width=0.5, gap=0.5, margin=0.75, depth=0.25):
+    """Boxes ``(x0, x1, 0, depth height)`` of PneuNet chambers along an arm of ``length``:
+    ``width`` wide, ``gap`` apart, from ``margin`` to at most ``length - margin`` (the
+    pattern of :data:`lib.pneumatic.PNEUNET`, which is ``pneunet_cavities(6.0)``).
+
+    >>> pneunet_cavities(4.0)
+    ((0.75, 1.25, 0.0, 0.25), (1.75, 2.25, 0.0, 0.25), (2.75, 3.25, 0.0, 0.25))
+    """
+    length, height, width, gap, margin, depth = (checks.positive(v, n) for v, n in (
+        (length, "length"), (height, "height"), (width, "width"), (gap, "gap"),
+        (margin, "margin"), (depth, "depth")))
+    if depth >= 0.5:
+        raise ValueError(f"depth must be below 0.5 (a fraction of the height above the "
+                         f"centreline), got {depth}")
+    n = int(math.floor((length - 2 * margin + gap) / (width + gap) + 1e-9))
+    if n < 1:
+        raise ValueError(f"length = {length} leaves no room for a chamber of width {width} "
+                         f"between margins of {margin}")
+    return tuple((margin + k * (width + gap), margin + k * (width + gap) + width, 0.0,
+                  depth * height) for k in range(n))
+
+
+def chamber_rod_slenderness_error(lengths=(2.0, 3.0, 4.0, 6.0, 10.0, 16.0), ny=8, element="T6",
+                                  fit=None, level=0.05):
+    r"""The calibrated rod against FEM arms of other slenderness: small-pressure dtheta/dp.
+
+    Arms of height 1 and the given lengths, chambers spaced as on the calibration arm
+    (:func:`pneunet_cavities`), the same cell size (``nx = ny length``); the rod keeps the
+    fit's ``EI``, ``EA``, ``A_c`` and ``d_eff`` per unit length (calibrated once, on the
+    6 x 1 arm by default) with its chamber over each arm's cavities.  Short arms differ
+    from the rod where the clamp and the end walls are a larger share of the arm.
+
+    Parameters
+    ----------
+    lengths : sequence of float > 0 (height 1), increasing
+    ny : int, cells across the height (the calibration arm is built with the same)
+    element : "T3" or "T6"
+    fit : ChamberFit or None (default: the 6 x 1 arm at this resolution)
+    level : float in (0, 1)
+
+    Measured (T6, ny = 8): errors 14.8 / 4.9 / 2.1 / 0 / 1.4 / 2.0 % at L/h = 2, 3, 4,
+    6, 10, 16 (one chamber at L/h = 2; ny = 16 within 0.6 points of these); the 5 % limit
+    at L/h = 2.99 (ny = 16: 2.97).  About 0.2 s
+    at ny = 8.
+
+    Returns
+    -------
+    ChamberRodError (``x`` the slenderness; ``limit`` the largest slenderness with an
+    error above ``level`` -- below it the rod is off by more -- NaN if none)
+
+    Examples
+    --------
+    >>> e = chamber_rod_slenderness_error((4.0, 6.0), ny=4, element="T3")
+    >>> e.x.tolist(), e.error.round(3).tolist(), e.limit      # the coarse T3 arm: within 5 %
+    ([4.0, 6.0], [0.001, 0.0], nan)
+    """
+    from . import pneumatic as _pn
+    L = checks.vector(lengths, "lengths", low=0.0, include_low=False, nonempty=True)
+    if np.any(np.diff(L) <= 0):
+        raise ValueError(f"lengths must be increasing, got {checks.show(lengths)}")
+    ny = checks.integer(ny, "ny", low=1)
+    checks.choice(element, "element", ("T3", "T6"))
+    level = checks.real(level, "level", 0.0, 1.0, include_low=False, include_high=False)
+    if fit is None:
+        fit = calibrate_chamber_rod(_pn.make_arm(6 * ny, ny, element))
+    else:
+        checks.kind(fit, "fit", ChamberFit, "a ChamberFit (made by calibrate_chamber_rod)")
+    fem, rod = [], []
+    for length in L:
+        nx = int(round(ny * length))
+        if abs(nx - ny * length) > 1e-9:
+            raise ValueError(f"lengths must be whole numbers of cells (ny length an integer), "
+                             f"got {length}")
+        arm = _pn.make_arm(nx, ny, element, cavities=pneunet_cavities(length), length=length,
+                           E=fit.E, nu=fit.nu)
+        fem.append(_pn.bending_slopes(arm).angle_per_pressure)
+        r, c, *_ = _fit_rod(arm, fit.EI, fit.EA, nx, fit.offset)
+        rod.append(_rod_slopes(r, c)[0])
+    fem, rod = np.array(fem), np.array(rod)
+    err = _rel_error(fem, rod)
+    above = np.flatnonzero(err > level)
+    if not above.size:
+        lim = math.nan
+    else:
+        i = int(above[-1])
+        lim = float(L[i]) if i == L.size - 1 else float(
+            np.interp(level, [err[i + 1], err[i]], [L[i + 1], L[i]]))
+    return ChamberRodError(x=L, fem=fem, rod=rod, error=err, limit=lim, limit_angle=math.nan,
+                           level=level)

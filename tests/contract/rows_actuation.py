@@ -5,7 +5,7 @@ import numpy as np
 from lib import actuation as ac
 from lib import fem, rod, rod3d
 
-from .framework import (Call, Kind, Model, array, boolean, choice, integer, model,
+from .framework import (Call, Kind, Model, array, between, boolean, choice, integer, model,
                         nonnegative, positive, real)
 
 MODULE = "lib.actuation"
@@ -391,4 +391,125 @@ MODELS += [
     _tendon3_model("actuation.tendon3d_length[FD, straight]", offset=(0.06, -0.05)),
     _tendon3_model("actuation.tendon3d_length[FD, helix, disks]", offset=(0.07, 0.02),
                    turn_rate=4.0, eyelets=[0.05, 0.2, 0.62, 0.95]),
+]
+
+
+# ------------------------------------------- rod-level pneumatic chambers (issue 27)
+from lib import pneumatic as pn          # noqa: E402  (the FEM arm the chamber is fitted on)
+
+
+def _chamber(r=None, **kw):
+    r = _rod() if r is None else r
+    return ac.make_rod_chamber(r, 0.01, 0.03, **kw)
+
+
+_OTHER_CHAMBER = lambda: ac.make_rod_chamber(rod.make_rod(6), 0.01, 0.03)
+_CHAMBERS = lambda position=None: Kind(
+    {"None": _const(None), "string": _const("chamber"), "empty": _const([]),
+     "other-rod": lambda valid: [_OTHER_CHAMBER()], "not-a-chamber": _const([0.03]),
+     "tendon": lambda valid: [ac.make_tendon(_rod(), 0.03)]}, position)
+# pressures: any finite sign (a negative one is a vacuum, not bad input)
+_PRESSURES = lambda position=None: Kind(dict(array(skip=("short",)).cases,
+                                             two=_const([1.0, 2.0])), position)
+_MIXED = {"tendons": Kind({"string": _const("tendon"), "other-rod": lambda v: [_OTHER_TENDON()],
+                           "not-a-tendon": _const([0.03])}),
+          "tensions": _TENSIONS(skip=("None",))}
+
+
+def _chamber_total_call(func, loads=True):
+    def valid():
+        r = _rod()
+        return (r, _q(r), [_chamber(r, start=1)], [-2.0]), dict(
+            tendons=[ac.make_tendon(r, 0.02)], tensions=[1.0],
+            **(dict(load=(0.1, -0.2, 0.05), grav=0.5) if loads else {}))
+    return Call(f"actuation.{func.__name__}", func, valid,
+                dict({"rod": _ROD, "q": array(position=1), "chambers": _CHAMBERS(2),
+                      "pressures": _PRESSURES(3)}, **_MIXED, **(_LOADS if loads else {})))
+
+
+def _chamber_static_call(func):
+    def valid():
+        r = _rod()
+        return (r, [_chamber(r)], [3.0]), dict(tendons=[ac.make_tendon(r, 0.02)], tensions=[1.0],
+                                               steps=1, load=(0.0, -0.1, 0.0), grav=0.1,
+                                               tol=1e-10, maxiter=20)
+    return Call(f"actuation.{func.__name__}", func, valid,
+                dict({"rod": _ROD, "chambers": _CHAMBERS(1), "pressures": _PRESSURES(2),
+                      "steps": integer(low=1), "tol": nonnegative(), "maxiter": integer(low=0)},
+                     **_MIXED, **_LOADS))
+
+
+def _inverse_chamber_valid():
+    r, ts = _arm()
+    return (r, ts, (0.9986, 0.0449)), dict(tau_max=10.0, tau_min=0.0, tol=1e-10, reach_tol=1e-8,
+                                           maxiter=20, sweep=3, chambers=[_chamber(r, start=2)],
+                                           pressure_max=50.0, pressure_min=-50.0)
+
+
+def _small_arm():
+    return pn.make_arm(24, 4, "T3")
+
+
+_ARM = model(position=0, wrong=_rod)
+_FIT = Kind(dict(model(skip=("None",), wrong=_rod).cases))
+
+CALLS += [
+    Call("actuation.make_rod_chamber", ac.make_rod_chamber,
+         lambda: ((_rod(), 0.01, 0.03), dict(start=1, end=3)),
+         {"rod": _ROD, "area": nonnegative(position=1),
+          "offset": Kind(dict(real().cases, outside=_const(0.5)), position=2),
+          "start": Kind(dict(integer(low=0).cases, **{"at-tip": _const(4)})),
+          "end": Kind(dict(integer(low=2, skip=("None",)).cases, beyond=_const(5),
+                           **{"at-start": _const(1)}))}),
+    Call("actuation.chamber_volume", ac.chamber_volume,
+         lambda: ((lambda r: (r, _chamber(r, start=1), _q(r)))(_rod()), {}),
+         {"rod": _ROD, "chamber": Kind(dict(model(wrong=_OTHER_CHAMBER).cases), position=1),
+          "q": array(position=2)}),
+    _chamber_total_call(ac.chamber_energy), _chamber_total_call(ac.chamber_gradient),
+    _chamber_total_call(ac.chamber_hessian, loads=False),
+    _chamber_static_call(ac.chamber_static), _chamber_static_call(ac.chamber_static_path),
+    Call("actuation.pressure_jacobian", ac.pressure_jacobian,
+         lambda: ((lambda r: (r, [_chamber(r)], [1.0], rod.straight(r)))(_rod()),
+                  dict(tendons=[ac.make_tendon(_rod(), 0.02)], tensions=[1.0], angle=True)),
+         dict({"rod": _ROD, "chambers": _CHAMBERS(1), "pressures": _PRESSURES(2),
+               "q": array(position=3), "angle": boolean()}, **_MIXED)),
+    Call("actuation.inverse[chambers]", ac.inverse, _inverse_chamber_valid,
+         {"rod": _ROD, "chambers": Kind({k: v for k, v in _CHAMBERS().cases.items()
+                                         if k != "None"}),
+          # p_min > p_max (either way round), NaN, inf; a negative p_max is legal (vacuum)
+          "pressure_max": Kind(dict(array(skip=("short", "extra-dim")).cases,
+                                    below=_const(-60.0), two=_const([1.0, 2.0]))),
+          "pressure_min": Kind(dict(array(skip=("None", "short", "extra-dim")).cases,
+                                    above=_const(60.0)))}),
+    Call("actuation.calibrate_chamber_rod", ac.calibrate_chamber_rod,
+         lambda: ((_small_arm(),), dict(N=48)),
+         {"arm": _ARM, "N": Kind(dict(integer(low=1, skip=("None",)).cases,
+                                      **{"no-node-at-cavity": _const(7)}))}),
+    Call("actuation.chamber_rod_stroke_error", ac.chamber_rod_stroke_error,
+         lambda: ((_small_arm(), 0.02), dict(steps=1, fit=None, level=0.05)),
+         {"arm": _ARM, "pressure_max": Kind(dict(real().cases, zero=_const(0.0)), position=1),
+          "steps": integer(low=1), "fit": _FIT, "level": between(0.0, 1.0)}),
+    Call("actuation.pneunet_cavities", ac.pneunet_cavities,
+         lambda: ((6.0,), dict(height=1.0, width=0.5, gap=0.5, margin=0.75, depth=0.25)),
+         {"length": Kind(dict(positive().cases, short=_const(1.0)), position=0),
+          "height": positive(), "width": positive(), "gap": positive(), "margin": positive(),
+          "depth": Kind(dict(positive().cases, half=_const(0.5)))}),
+    Call("actuation.chamber_rod_slenderness_error", ac.chamber_rod_slenderness_error,
+         lambda: (((4.0, 6.0),), dict(ny=4, element="T3", fit=None, level=0.05)),
+         {"lengths": Kind(dict(array(skip=("short",)).cases, decreasing=_const((6.0, 4.0)),
+                               **{"not-whole-cells": _const((4.1, 6.0))}), position=0),
+          "ny": integer(low=1), "element": choice(), "fit": _FIT,
+          "level": between(0.0, 1.0)}),
+]
+
+MODELS += [
+    Model("actuation.chamber_energy[FD, chamber beside a tendon]",
+          lambda: (lambda r: (r, [ac.make_rod_chamber(r, 0.02, 0.03, start=2, end=5)],
+                              [ac.make_tendon(r, -0.02, sheath=True)]))(rod.make_rod(6)),
+          lambda m, rng: _q(m[0], int(rng.integers(1 << 30)), 0.3),
+          energy=lambda m, q: ac.chamber_energy(m[0], q, m[1], [40.0], m[2], [1.5],
+                                                (0.2, -0.4, 0.1), 0.7),
+          gradient=lambda m, q: ac.chamber_gradient(m[0], q, m[1], [40.0], m[2], [1.5],
+                                                    (0.2, -0.4, 0.1), 0.7),
+          hessian=lambda m, q: ac.chamber_hessian(m[0], q, m[1], [40.0], m[2], [1.5])),
 ]
