@@ -160,6 +160,14 @@ def test_levelling_stroke_without_axial_shortening_is_named_and_spring_adds_tau_
     wrong("actuation-stroke", _levelling_rigid(), "rigid rod")
 
 
+def test_syringe_pressure_per_chamber_is_named_and_the_prediction_is_first_order():
+    from lib.exercises.actuation import _syringe_per_chamber
+    pred, solved = solution("actuation-pneumatic")
+    assert 0 < solved < pred < 1.05 * solved          # the p-V curve bends over: softening
+    wrong("actuation-pneumatic", _syringe_per_chamber(), "per chamber")
+    wrong("actuation-pneumatic", [pred, pred])       # the prediction is not the solved value
+
+
 # -- constraints -------------------------------------------------------------------------
 def test_circle_radius_slips():
     R = solution("constraints-3a")

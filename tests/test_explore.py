@@ -86,6 +86,18 @@ def test_damping_ratios_grow_with_frequency_and_cut_the_explicit_step():
         explore.damping_ratios(-3.0, N=0)
 
 
+def test_pneumatic_arm_inflates_and_bends_towards_its_strain_limiting_layer():
+    """Pressure inflates the chambers and bends the arm down (towards the uncut lower half),
+    more for more pressure; suction shrinks them and bends it up; at rest nothing moves."""
+    _, chambers, a0, dv0 = explore.pneumatic_arm_shape(0.0)
+    assert a0 == 0.0 and abs(dv0) < 1e-14 and len(chambers) == 5
+    _, _, a1, dv1 = explore.pneumatic_arm_shape(0.05)
+    outline, _, a2, dv2 = explore.pneumatic_arm_shape(0.1)
+    _, _, a_s, dv_s = explore.pneumatic_arm_shape(-0.02)
+    assert a2 < a1 < 0 < a_s and dv2 > dv1 > 0 > dv_s
+    assert np.array_equal(outline[0], outline[-1]) and outline[:, 1].min() < -0.5
+
+
 def test_check_positive_string_is_a_value_error_naming_the_argument():
     """Issue 22: explore's positive check raised TypeError for 'a'."""
     with pytest.raises(ValueError, match="clamp"):

@@ -196,3 +196,42 @@ def levelling_strokes():
     and with the series spring; the second is the first plus tau / k_t."""
     s_inext, s_spring, _ = _levelling()
     return np.array([s_inext, s_spring])
+
+
+# -- closed chambers: pressure and volume control ----------------------------------------
+DV_CHAMBER = 0.01     # the syringe's volume change per chamber (area per unit thickness)
+
+
+@functools.lru_cache(maxsize=1)
+def _syringe():
+    """The slope d(sum V)/dp of the 24 x 4 T6 PneuNet arm (nu = 0.3) and the multiplier of
+    volume control at V_k = 0.125 + DV_CHAMBER in every chamber, averaged over the five
+    (computed once)."""
+    from lib import pneumatic as pn
+
+    arm = pn.make_arm(24, 4, "T6")
+    slope = pn.bending_slopes(arm).volume_per_pressure
+    path = pn.volume_static(arm, 0.125 + DV_CHAMBER, steps=2)
+    return slope, float(path.pressures[-1].mean())
+
+
+def _syringe_per_chamber():
+    """The slip: the per-chamber volume change over the slope of the *total* volume."""
+    slope, solved = _syringe()
+    return np.array([DV_CHAMBER / slope, solved])
+
+
+@exercise("actuation-pneumatic", rtol=1e-3,
+          text="pressure (units of E) for a volume change of 0.01 in each of the five chambers "
+               "of make_arm(24, 4, 'T6'), array [linear prediction from bending_slopes, "
+               "mean of the five multipliers of volume_static]",
+          slips={"per chamber": (_syringe_per_chamber,
+                                 "bending_slopes' volume_per_pressure is the change of the "
+                                 "five chambers' total volume: divide the total change "
+                                 "(5 x 0.01) by it")})
+def syringe_pressure():
+    r"""$p \approx 5\,\Delta V / (dV/dp)$ from the small-load slope of the total volume, and
+    the mean of the pressures :func:`lib.pneumatic.volume_static` finds as the constraints'
+    multipliers."""
+    slope, solved = _syringe()
+    return np.array([5 * DV_CHAMBER / slope, solved])

@@ -18,6 +18,7 @@ clamp_convergence(clamp, Ns)                        inextensible chain: clamp sp
 incompressible_ratios(nu, sizes)                    finite-strain tip ratios of T6, P2/P1, F-bar
 tendon_arm_shape(tau_tip, tau_back, tau_mid)         rod shape under three tendons
 cable_arm_shape(stroke, log10_k)                    a cable under displacement control lifts a sagging rod
+pneumatic_arm_shape(pressure)                       the PneuNet-like FEM arm inflated by its chambers
 rod3d_shape(twist, tip_force)                       3-D cantilever under end torque and tip force
 levels_shapes(slenderness, alpha)                   PCC, rod and FEM centrelines of one arm
 damping_ratios(log10_tau, N)                        Kelvin-Voigt modal damping and the explicit limit

@@ -1,5 +1,6 @@
-"""Explore section of the actuation chapter: the rod's shape under three tendons, and a
-displacement-controlled cable on a rod sagging under its weight."""
+"""Explore section of the actuation chapter: the rod's shape under three tendons, a
+displacement-controlled cable on a rod sagging under its weight, and the PneuNet-like FEM
+arm inflated by the pressure in its closed chambers."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,8 @@ from ..core import checks
 from ._common import axes, interactive
 
 __all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget", "cable_arm_shape",
-           "plot_cable_arm", "cable_arm_widget"]
+           "plot_cable_arm", "cable_arm_widget", "pneumatic_arm_shape", "plot_pneumatic_arm",
+           "pneumatic_arm_widget"]
 
 
 def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03):
@@ -130,3 +132,73 @@ def cable_arm_widget():
     """Stroke and series-spring sliders -> the sagging arm's shape and the cable tension."""
     return interactive(plot_cable_arm, stroke=(0.02, -0.04, 0.12, 0.005, "stroke s/L"),
                        log10_k=(6.0, 2.0, 6.0, 0.25, "log10 k_t"))
+
+
+def pneumatic_arm_shape(pressure=0.1, refine=1):
+    r"""The PneuNet-like arm of :func:`lib.pneumatic.make_arm` (6 x 1, five closed chambers,
+    T6, ``24 refine x 4 refine`` cells, ``nu`` = 0.3) at the chamber pressure ``pressure``
+    (in units of E; negative: suction), solved by :func:`lib.pneumatic.pressure_static` in
+    ``max(2, ceil(160 |pressure|))`` increments.
+
+    Returns
+    -------
+    outline : (M, 2) the deformed outer boundary, closed (first point repeated)
+    chambers : list of five (M_k, 2) deformed chamber walls, closed
+    tip_angle : float, rad (counter-clockwise positive)
+    volume_change : float, the change of the five chambers' total volume (area)
+
+    Examples
+    --------
+    >>> outline, chambers, angle, dV = pneumatic_arm_shape(0.0)
+    >>> len(chambers), angle, round(dV, 12), outline[0].tolist() == outline[-1].tolist()
+    (5, 0.0, 0.0, True)
+    """
+    from .. import pneumatic
+    from ..fe import face_nodes
+
+    pressure = checks.real(pressure, "pressure")
+    refine = checks.integer(refine, "refine", low=1)
+    arm = pneumatic.make_arm(24 * refine, 4 * refine, "T6")
+    u = np.zeros(arm.n_dofs)
+    if pressure != 0.0:
+        steps = max(2, int(np.ceil(160 * abs(pressure))))
+        u = pneumatic.pressure_static(arm, pressure, steps=steps).states[-1]
+    mesh = arm.model.mesh
+    x = mesh.nodes + u.reshape(-1, 2)
+    ring = []
+    for side in ("bottom", "right", "top", "left"):
+        idx = face_nodes(mesh, side)                     # sorted along the face
+        ring.append(idx if side in ("bottom", "right") else idx[::-1])
+    loop = np.concatenate([r[:-1] for r in ring] + [ring[0][:1]])
+    chambers = [x[np.concatenate([c.edges[:, :-1].ravel(), c.edges[:1, 0]])]
+                for c in arm.cavities]
+    V0 = 0.125 * arm.n_cavities
+    return (x[loop], chambers, pneumatic.tip_angle(arm, u),
+            float(pneumatic.volumes(arm, u).sum() - V0))
+
+
+def plot_pneumatic_arm(pressure=0.1, ax=None):
+    fig, ax = axes(ax, (6.4, 3.0))
+    outline, chambers, angle, dV = pneumatic_arm_shape(pressure)
+    ref, ref_ch, _, _ = pneumatic_arm_shape(0.0)
+    ax.plot(ref[:, 0], ref[:, 1], "-", color="0.7", lw=0.8, label="at rest")
+    for c in ref_ch:
+        ax.plot(c[:, 0], c[:, 1], "-", color="0.7", lw=0.6)
+    ax.fill(outline[:, 0], outline[:, 1], color="0.85", lw=0)
+    ax.plot(outline[:, 0], outline[:, 1], "k-", lw=1.0, label=rf"$p$ = {pressure:g} $E$")
+    for k, c in enumerate(chambers):
+        ax.fill(c[:, 0], c[:, 1], color="C3", alpha=0.6, lw=0,
+                label="chambers" if k == 0 else None)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.3, 6.6)
+    ax.set_ylim(-2.4, 1.0)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_title(rf"tip angle {np.degrees(angle):.1f}°, chamber volume change {dV:+.3f}")
+    ax.legend(fontsize="small", loc="lower left")
+    return fig
+
+
+def pneumatic_arm_widget():
+    """A pressure slider (units of E) -> the PneuNet-like arm's shape and its chambers."""
+    return interactive(plot_pneumatic_arm, pressure=(0.1, -0.04, 0.2, 0.01, "p / E"))

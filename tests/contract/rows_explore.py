@@ -46,6 +46,8 @@ _COMPUTE = {
     "cable_arm_shape": (lambda: ((0.01, 6.0), dict(N=4, offset=0.03, gravity=3.0)),
                         {"stroke": real(position=0), "log10_k": real(position=1),
                          "N": integer(low=2), "offset": real(), "gravity": nonnegative()}),
+    "pneumatic_arm_shape": (lambda: ((0.02,), dict(refine=1)),
+                            {"pressure": real(position=0), "refine": integer(low=1)}),
     "rod3d_shape": (lambda: ((0.5, 0.5), dict(N=4, r_over_L=0.04, steps=2)),
                     {"twist": real(position=0), "tip_force": real(position=1),
                      "N": integer(low=1), "r_over_L": positive(), "steps": integer(low=1)}),
@@ -72,12 +74,12 @@ _PLOTS = {"plot_rod_frequency_errors": "rod_frequency_errors", "plot_rod3d_shape
           "plot_verlet_energy": "verlet_energy", "plot_damping_ratios": "damping_ratios",
           "plot_pcc_frequency_ratios": "pcc_frequency_ratios", "plot_locking_ratios": "locking_ratios",
           "plot_incompressible_ratios": "incompressible_ratios", "plot_tendon_arm": "tendon_arm_shape",
-          "plot_cable_arm": "cable_arm_shape",
+          "plot_cable_arm": "cable_arm_shape", "plot_pneumatic_arm": "pneumatic_arm_shape",
           "plot_pendulum_drift": "pendulum_drift", "plot_push": "push",
           "plot_clamp_convergence": "clamp_convergence", "plot_levels_shapes": "levels_shapes"}
 EXEMPT = {plot: f"draws {fn}'s result; its arguments are passed to {fn}, which checks them "
                 f"(row explore.{fn})" for plot, fn in _PLOTS.items()}
 EXEMPT.update({f"{w}_widget": "wires a plot function to sliders (no arguments)"
                for w in ("rod", "rod3d", "verlet", "damping", "pcc", "locking", "incompressible",
-                         "tendon_arm", "cable_arm", "pendulum", "push", "clamp", "levels")})
+                         "tendon_arm", "cable_arm", "pneumatic_arm", "pendulum", "push", "clamp", "levels")})
 MODELS = []
