@@ -9,11 +9,14 @@ A frictionless tendon runs inside the rod at a signed offset ``d(s)`` along the 
 normal ``n = (-sin phi, cos phi)`` (``d > 0``: the side the rod bends towards, counter-
 clockwise).  It is threaded through eyelets fixed to the rod: the clamp section (angle 0)
 at s = 0, by default the centre of every element e (angle ``phi_e``) up to the anchor, and
-the anchor section, the end of element ``k - 1`` at node ``k`` (``k = N``: the tip).  An
-eyelet may also sit at any arc length s (the spacer disks of a disk-type robot): its
-centreline point is interpolated along its element and its section angle linearly
-between element centres (0 at the clamp, ``phi_{k-1}`` past the last centre).  Between
-eyelets the tendon is straight, so its length is
+the anchor section at node ``k`` (``k = N``: the tip).  An eyelet may also sit at any
+arc length s (the spacer disks of a disk-type robot): its centreline point is
+interpolated along its element and its section angle linearly between element centres
+(0 at the clamp, ``phi_{N-1}`` past the rod's last centre).  An interior anchor
+(``k < N``) thus takes ``(phi_{k-1} + phi_k)/2``: the joint at node k spans half an
+element on either side and carries half the tendon's moment, which keeps the anchor's
+angle second order (holding ``phi_{k-1}`` there was first order).  Between eyelets the
+tendon is straight, so its length is
 
 .. math::
 
@@ -37,8 +40,16 @@ conservative: it is the gradient of ``tau ell_t``, and its stiffness is symmetri
 With constant offset ``d`` every section carries the moment ``tau d`` and the
 compression ``tau``, so the curvature is ``tau d / EI`` everywhere (Rucker and Webster
 2011, Armanini et al. 2023).  Through eyelets at the element centres the discrete rod
-reproduces it to second order in 1/N (the chords cut the corners); through fixed
-eyelets (disks) it converges, at second order, to the disk robot's own shape.
+reproduces it to second order in 1/N; the leading error is the chords' lever arm about
+each joint (a chord from centre to centre shortens by ``ell theta^2/8`` more as the
+joint turns by theta, a softening ``tau ell/4`` of the joint), so
+``kappa_N ~ (tau d/EI)/(1 - sum tau ell^2/(4 EI))``, independent of d, plus the sagitta
+term ``-ell^2 kappa^2/8``: the relative error ``ell^2 kappa (1/(4d) - kappa/8)``.  The
+same softening buckles the discrete rod at ``sum tau ~ 4 EI/ell^2`` (earlier on a shear-
+soft section), which the continuum never does: :func:`static_path` and
+:func:`static3d_path` refuse an equilibrium whose tangent is not positive definite.
+Through fixed eyelets (disks) it converges, at second order, to the disk robot's own
+shape.
 
 A tendon in a continuous sheath (``make_tendon(..., sheath=True)``) has no chords: its
 path is ``p(s) = c(s) + d(s) n(phi(s))``, ``p' = (nu_1 - d kappa) t + (nu_2 + d') n``
@@ -49,10 +60,13 @@ with the rod's stretch-shear ``(nu_1, nu_2)`` and curvature ``kappa``, and its l
     \ell_t = \int_0^{s_k} \sqrt{(\nu_1 - d\,\kappa)^2 + (\nu_2 + d')^2}\; ds ,
 
 integrated over the discrete rod's own strain field: ``nu`` of element e on its two
-halves, ``kappa = (phi_{e+1} - phi_e)/ell`` between element centres (``2 phi_0 / ell``
-in the clamp's half element, 0 past the last centre), three Gauss points per half
-element.  For constant ``d`` it gives the moment ``tau d`` at every joint, so the
-curvature is ``tau d / EI`` at any N (to round-off).
+halves, on each half element the curvature of the joint it lies in,
+``kappa = (phi_e - phi_{e-1})/ell`` around node e (``2 phi_0 / ell`` in the clamp's half
+element, 0 in the tip's half element, where no joint is), three Gauss points per half
+element.  For constant ``d`` it gives the moment ``tau d`` at every joint below the
+anchor and half of it at an interior anchor's joint (whose other half element carries
+no tendon), so the curvature is ``tau d / EI`` and the angle past the anchor
+``tau d s_k / EI`` at any N (to round-off).
 
 An open-face follower pressure on the plane-strain FEM arm (:mod:`lib.fem`)
 ------------------------------------------------------------------------------
@@ -194,6 +208,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.linalg as sla
+import scipy.sparse.linalg as spla
 from scipy.linalg import null_space
 
 from . import fem as _fem
@@ -255,6 +271,27 @@ def _solve_errors(func):
     return wrapper
 
 
+#: reasons of a Newton that stalled on a load increment (not a bad model or input)
+_STALLED = ("maxiter", "line search", "diverged", "inadmissible")
+
+
+def _stall_hint(func):
+    """``func`` (raising ActuationSolveError) with a hint added where Newton stalled on an
+    increment: smaller increments (``steps``) or more iterations (``maxiter``) usually get
+    through (a slender rod, ``r_over_L = 0.002``, at a large curvature needs them)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ActuationSolveError as err:
+            if err.reason in _STALLED and "raise steps" not in (err.detail or ""):
+                hint = ("Newton stalled on a load increment: raise steps (smaller increments) "
+                        "or maxiter (more iterations per increment)")
+                err.detail = f"{err.detail}; {hint}" if err.detail else hint
+            raise
+    return wrapper
+
+
 def _check_rod(rod):
     return checks.kind(rod, "rod", _rod.Rod, "a planar rod (lib.rod.Rod, made by lib.rod.make_rod)")
 
@@ -294,13 +331,20 @@ class Tendon:
     elem : (M,) first element whose angle orients each eyelet (-1: the clamp, angle 0).
     elem_b : (M,) second element (-1: none); the eyelet's section angle is
         ``angle_weights[:, 0] phi_elem + angle_weights[:, 1] phi_elem_b``.
-    angle_weights : (M, 2) those weights (1 and 0 at an element centre).
+    angle_weights : (M, 2) those weights, ``(1 - eta, eta)`` with ``eta = 2 s/ell`` below
+        the first centre (``elem`` the clamp), ``s/ell - (i + 1/2)`` between the centres
+        of elements i and i + 1 (1/2 at an interior anchor node), ``(1, 0)`` at an element
+        centre and past the rod's last centre (``phi_{N-1}``); an eyelet within
+        ``5e-10 ell`` of a centre or a node is moved onto it.
     nodes : (M, 2) the one or two nodes whose weighted sum (``weights``) is the eyelet's
         centreline point (node 0 is the clamp at the origin).
     weights : (M, 2) their weights.
     sheath : bool
         False: straight between eyelets (chords).  True: a continuous sheath, the length
         the integral of the module docstring's sheath integrand.
+    L, radius : float
+        Length and section radius ``r = r_over_L L`` of the rod it was made for (the
+        eyelets' arc lengths and offsets are only valid on such a rod).
     """
 
     N: int
@@ -317,6 +361,8 @@ class Tendon:
     angle_weights: np.ndarray = None
     sheath: bool = False
     _half: dict = field(default=None, repr=False)
+    L: float = None
+    radius: float = None
 
     @property
     def n_eyelets(self) -> int:
@@ -329,23 +375,30 @@ def _offset(rod, value, name):
     return checks.real(value, name, -r * (1 + 1e-12), r * (1 + 1e-12))
 
 
-def _eyelet_arrays(ell, k, s_inner):
+def _eyelet_arrays(ell, k, s_inner, N):
     """Centreline nodes/weights and section angles/weights of eyelets at the clamp, at the
-    arc lengths ``s_inner`` (strictly inside (0, k ell)) and at the anchor node k.
+    arc lengths ``s_inner`` (strictly inside (0, k ell)) and at the anchor node k of a rod
+    of N elements.
 
     The centreline point is interpolated along the element (nodes e, e+1); the section
-    angle linearly between element centres, from 0 at the clamp, held at ``phi_{k-1}``
-    beyond the last centre (the anchor section is the end of element k - 1).  At an
-    element centre this is that element's node mean and angle."""
+    angle linearly between element centres, ``eta = 2 s/ell`` from the clamp (angle 0) to
+    centre 0, ``eta = s/ell - (i + 1/2)`` between centres i and i + 1, held at
+    ``phi_{N-1}`` past the rod's last centre.  An interior anchor (k < N) therefore takes
+    the mean ``(phi_{k-1} + phi_k)/2``, the section at node k whose joint spans half an
+    element on either side of the anchor and so carries half the tendon's moment (the
+    continuum's moment jumps there); a tip anchor takes ``phi_{N-1}`` (no joint at the
+    tip).  At an element centre this is that element's node mean and angle; an eyelet
+    within ``5e-10 ell`` of a centre or a node is moved onto it."""
     s_inner = np.asarray(s_inner, dtype=float)
     x = s_inner / ell
     x = np.where(np.abs(2 * x - np.round(2 * x)) < 1e-9, np.round(2 * x) / 2, x)   # snap to
     e = np.minimum(np.floor(x), k - 1).astype(np.int64)       # nodes and centres exactly
     xi = x - e
-    i = np.floor(x - 0.5).astype(np.int64)                     # centre i <= s < centre i + 1
-    eta = np.where(i < 0, 2 * x, x - 0.5 - i)
-    beyond = i >= k - 1
-    ea = np.where(beyond, k - 1, i)
+    xa = np.concatenate([x, [float(k)]])                       # the angles: inner and anchor
+    i = np.floor(xa - 0.5).astype(np.int64)                    # centre i <= s < centre i + 1
+    eta = np.where(i < 0, 2 * xa, xa - 0.5 - i)
+    beyond = i >= N - 1
+    ea = np.where(beyond, N - 1, i)
     eb = np.where(beyond, -1, i + 1)
     wa = np.where(beyond, 1.0, 1.0 - eta)
     wb = np.where(beyond, 0.0, eta)
@@ -355,22 +408,28 @@ def _eyelet_arrays(ell, k, s_inner):
     s = np.concatenate([[0.0], s_inner, [k * ell]])
     nodes = np.concatenate([[[0, 0]], np.column_stack([e, e + 1]), [[k, k]]]).astype(np.int64)
     weights = np.concatenate([[[0.0, 0.0]], np.column_stack([1.0 - xi, xi]), [[0.5, 0.5]]])
-    elem = np.concatenate([[-1], ea, [k - 1]]).astype(np.int64)
-    elem_b = np.concatenate([[-1], eb, [-1]]).astype(np.int64)
-    aw = np.concatenate([[[1.0, 0.0]], np.column_stack([wa, wb]), [[1.0, 0.0]]])
+    elem = np.concatenate([[-1], ea]).astype(np.int64)
+    elem_b = np.concatenate([[-1], eb]).astype(np.int64)
+    aw = np.concatenate([[[1.0, 0.0]], np.column_stack([wa, wb])])
     return s, nodes, weights, elem, elem_b, aw
 
 
-def _sheath_halves(ell, k):
-    """The 2k half elements of a sheath to node k: element, start s, the two angles of the
-    curvature ``kappa = kf (phi_hi - phi_lo)`` that acts on it (-1: the clamp angle 0)."""
+def _sheath_halves(ell, k, N):
+    """The 2k half elements of a sheath to node k of a rod of N elements: element, start s,
+    the two angles of the curvature ``kappa = kf (phi_hi - phi_lo)`` that acts on it (-1:
+    the clamp angle 0).
+
+    Each half element takes the curvature of the joint it lies in (joint j at node j spans
+    half an element on either side), so the half before an interior anchor (k < N) carries
+    joint k's curvature and the joint gets half the tendon's moment (the half after it
+    carries no tendon); only the tip's half element, where no joint is, has none."""
     h = np.arange(2 * k)
     e = h // 2
     first = h % 2 == 0
     lo = np.where(first, e - 1, e)                 # first half: joint e-1 | e (clamp: -1 | 0)
     hi = np.where(first, e, e + 1)
     kf = np.where(first & (e == 0), 2.0 / ell, 1.0 / ell)
-    last = ~first & (e == k - 1)                   # past the last centre: no curvature
+    last = ~first & (e == N - 1)                   # past the rod's last centre: no joint
     lo, hi, kf = np.where(last, -1, lo), np.where(last, -1, hi), np.where(last, 0.0, kf)
     # columns of the local variables (x_e, y_e, x_e+1, y_e+1, phi_e, phi_lo, phi_hi); -1: none
     cols = np.column_stack([3 * e - 2, 3 * e - 1, 3 * e + 1, 3 * e + 2, 3 * e, 3 * lo, 3 * hi])
@@ -383,6 +442,19 @@ def _sheath_halves(ell, k):
     for a in half.values():
         a.setflags(write=False)
     return half
+
+
+def _inner_eyelets(eyelets, k, ell):
+    """The eyelets' arc lengths strictly inside ``(0, k ell)``, strictly increasing
+    (default None: the element centres, ``(e + 1/2) ell`` for e < k)."""
+    if eyelets is None:
+        return (np.arange(k) + 0.5) * ell
+    s_inner = checks.vector(eyelets, "eyelets", low=0.0, high=k * ell,
+                            include_low=False, include_high=False)
+    if s_inner.size and np.any(np.diff(s_inner) <= 0):
+        raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
+                         f"{checks.show(eyelets)}")
+    return s_inner
 
 
 def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=False):
@@ -446,17 +518,11 @@ def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=
         if eyelets is not None:
             raise ValueError("eyelets must be None for a sheath (it has no eyelets), got "
                              f"{checks.show(eyelets)}")
-        half = _sheath_halves(ell, k)
+        half = _sheath_halves(ell, k, N)
         s_inner = 0.5 * ell * np.arange(1, 2 * k)
-    elif eyelets is None:                   # the element centres
-        s_inner = (np.arange(k) + 0.5) * ell
     else:
-        s_inner = checks.vector(eyelets, "eyelets", low=0.0, high=k * ell,
-                                include_low=False, include_high=False)
-        if s_inner.size and np.any(np.diff(s_inner) <= 0):
-            raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
-                             f"{checks.show(eyelets)}")
-    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner)
+        s_inner = _inner_eyelets(eyelets, k, ell)
+    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner, N)
     if not sheath and eyelets is None:
         s[1:-1] = s_inner                   # the centres' arc lengths as computed above
     d = d0 + (d1 - d0) * s / L
@@ -470,7 +536,7 @@ def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=
         a.setflags(write=False)
     return Tendon(N=N, offset=d0, offset_end=d1, anchor=k, s=s, d=d, elem=elem, nodes=nodes,
                   weights=weights, _cols=cols, elem_b=elem_b, angle_weights=aw, sheath=sheath,
-                  _half=half)
+                  _half=half, L=float(L), radius=float(rod.r_over_L * L))
 
 
 def _check_tendon(rod, tendon, name="tendon"):
@@ -479,7 +545,18 @@ def _check_tendon(rod, tendon, name="tendon"):
     if tendon.N != _check_rod(rod).N:
         raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
                          f"N = {rod.N}")
+    _same_geometry(tendon, rod.L, rod.r_over_L * rod.L, name)
     return rod
+
+
+def _same_geometry(tendon, L, radius, name):
+    """A tendon made for a rod of this length and section radius (its eyelets' arc
+    lengths, helix phases and offsets are those of the rod it was made for)."""
+    if not (math.isclose(tendon.L, L, rel_tol=1e-12)
+            and math.isclose(tendon.radius, radius, rel_tol=1e-12)):
+        raise ValueError(f"{name} was made for a rod of L = {tendon.L:.6g}, radius "
+                         f"{tendon.radius:.6g}; rod has L = {L:.6g}, radius {radius:.6g} (its "
+                         "eyelets' arc lengths and offsets would not fit): make it on this rod")
 
 
 def _frames(rod, tendon, q):
@@ -951,6 +1028,40 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
         admissible=lambda q: _apart(rod, tendons, q), spd=True)
 
 
+def _lowest_eigenvalue(K):
+    """The lowest eigenvalue of the symmetric sparse K (dense below 3000 dofs)."""
+    n = K.shape[0]
+    if n <= 3000:
+        return float(sla.eigh(K.toarray(), eigvals_only=True, subset_by_index=[0, 0])[0])
+    return float(spla.eigsh(K, k=1, which="SA", return_eigenvectors=False)[0])
+
+
+def _check_stable(K, tendons, tau, rod, where, step, nsteps, lam, remedy):
+    """Refuse an equilibrium whose tangent ``K`` (all dofs are free: the clamp is not a
+    dof) is not positive definite: one banded Cholesky (:func:`lib.core.linalg.factor`
+    with ``spd=True``); only if it fails, the lowest eigenvalue for the message."""
+    K = K.tocsr()
+    K = 0.5 * (K + K.T)
+    if factor(K, where=where, spd=True).kind == "banded Cholesky":
+        return
+    low = _lowest_eigenvalue(K)
+    if low > 0.0:                       # the band was too wide for the banded Cholesky
+        return
+    chords = float(sum(max(float(ti), 0.0) for t, ti in zip(tendons, tau)
+                       if not getattr(t, "sheath", False)))
+    limit = 4.0 * rod.EI / rod.ell**2
+    why = f"the tangent stiffness is not positive definite (lowest eigenvalue {low:.4g})"
+    if chords > 0.0:
+        why += (f"; straight chords between eyelets at the element centres buckle the discrete "
+                f"rod once the eyelet tendons' tensions sum to about 4 EI/ell^2 = {limit:.4g} "
+                f"(earlier when that is not small against the shear stiffness kGA = "
+                f"{rod.kGA:.4g}; here sum tau = {chords:.4g}; the continuum rod does not "
+                f"buckle): {remedy}")
+    raise ActuationSolveError(why, where=where, step=step, nsteps=nsteps, load=lam,
+                              reason="unstable equilibrium")
+
+
+@_stall_hint
 @_solve_errors
 def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, tensions0=None,
                 tol=1e-10, maxiter=50):
@@ -984,7 +1095,12 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
         Naming a bad argument (a NaN start state, a 3-D rod, a negative tension).
     ActuationSolveError
         A :class:`~lib.core.errors.SolveError`: the load step, iteration and residual
-        reached (:func:`lib.solvers.load_path` wording).
+        reached (:func:`lib.solvers.load_path` wording), with a hint (raise ``steps`` or
+        ``maxiter``) where Newton stalled; or ``reason="unstable equilibrium"`` when an
+        equilibrium's tangent is not positive definite (one banded Cholesky per step:
+        chords through eyelets at the element centres buckle the discrete rod near
+        ``sum tau = 4 EI/ell^2``; the message gives the lowest eigenvalue).  :func:`static`
+        checks its last equilibrium only.
 
     Examples
     --------
@@ -994,6 +1110,12 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     >>> taus[:, 0].tolist(), round(float(np.diff(Q[-1, 0::3]).mean() / r.ell), 2)   # tau d/EI
     ([0.0, 5.0, 10.0], 0.41)
     """
+    return _static_path(rod, tendons, tensions, steps, load, grav, q0, tensions0, tol, maxiter,
+                        "all")
+
+
+def _static_path(rod, tendons, tensions, steps, load, grav, q0, tensions0, tol, maxiter, stable):
+    """:func:`static_path`, the stability of ``"all"`` its equilibria or the ``"last"`` checked."""
     tendons, tau1 = _check_tendons(_check_rod(rod), tendons, tensions)
     tau0 = np.zeros_like(tau1) if tensions0 is None else _check_tendons(rod, tendons, tensions0,
                                                                         "tensions0")[1]
@@ -1002,12 +1124,19 @@ def static_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, 
     q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0")
     tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
     return _path(rod, tendons, tau0, tau1, steps, q, q0 is None and tensions0 is None, load, grav,
-                 tol, maxiter)
+                 tol, maxiter, stable=stable)
 
 
-def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-10, maxiter=50):
+_REMEDY2 = ("use more elements (the limit grows as N^2) or a sheath (make_tendon(..., "
+            "sheath=True))")
+
+
+def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-10, maxiter=50,
+          stable=False, where="actuation.static_path"):
     """:func:`static_path` on checked arguments (``ramp``: the loads grow with the tensions
-    from the straight, unloaded start; else they act in full from the start state ``q``)."""
+    from the straight, unloaded start; else they act in full from the start state ``q``;
+    ``stable``: refuse an equilibrium whose tangent is not positive definite, at ``"all"``
+    steps or the ``"last"``; False: none)."""
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)
     if not ramp:            # the straight, unloaded start needs no solve
         try:
@@ -1021,9 +1150,16 @@ def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-
                             None if load is None else f * load, f * grav, tol, maxiter)
 
     _, path = load_path(solve_at, q, steps=steps, record=True, where="actuation.static_path")
+    if stable:                  # the loads' potential is linear: the tangent is the tendons'
+        for j, qj in enumerate(path.states, start=1):
+            if stable == "last" and j < steps:
+                continue
+            _check_stable(_hessian(rod, tendons, taus[j], qj), tendons, taus[j], rod, where,
+                          j, steps, j / steps, _REMEDY2)
     return taus, np.array([q] + path.states)
 
 
+@_stall_hint
 @_solve_errors
 def static(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, tensions0=None,
            tol=1e-10, maxiter=50):
@@ -1037,7 +1173,8 @@ def static(rod, tendons, tensions, steps=10, load=None, grav=0.0, q0=None, tensi
     >>> round(float(np.diff(q[0::3]).mean() / r.ell), 3)    # tau d/EI = -0.1, less O(1/N^2)
     -0.102
     """
-    return static_path(rod, tendons, tensions, steps, load, grav, q0, tensions0, tol, maxiter)[1][-1]
+    return _static_path(rod, tendons, tensions, steps, load, grav, q0, tensions0, tol, maxiter,
+                        "last")[1][-1]
 
 
 def arc_tip(rod, tension, offset):
@@ -1301,7 +1438,7 @@ def _sweep(rod, tendons, ystar, wts, lo, hi, n, M=None):
 @_solve_errors
 def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-8, maxiter=100,
             q0=None, tensions0=None, sweep=None, chambers=None, pressure_max=None,
-            pressure_min=0.0):
+            pressure_min=None):
     r"""Tensions that put the tip on ``target``, within ``tau_min <= tau <= tau_max``.
 
     The SoftRobots.Inverse scheme (Duriez 2013; Coevoet et al. 2017) on the rod: at the
@@ -1367,7 +1504,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     pressure_max : float or (n_c,), required with ``chambers``
         Largest pressure of each chamber (any finite number >= ``pressure_min``).
     pressure_min : float or (n_c,)
-        Smallest pressure (default 0; negative: vacuum).  ``pressure_min = pressure_max``
+        Smallest pressure (default None: 0; negative: vacuum); only with ``chambers``.  ``pressure_min = pressure_max``
         holds the pressure fixed (0, 0: the tendons alone).
 
     Returns
@@ -1385,7 +1522,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
         non-finite ``target`` or one of the wrong length, a NaN start state ``q0``;
         non-finite ``pressure_min`` / ``pressure_max``, ``pressure_max < pressure_min``,
-        ``pressure_max`` missing with chambers or given without them.
+        ``pressure_max`` missing with chambers, ``pressure_max`` or ``pressure_min``
+        given without them.
     ActuationSolveError
         Only if an equilibrium solve itself fails (says how far it got).
 
@@ -1409,9 +1547,10 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     """
     _check_rod(rod)
     if chambers is None:
-        if pressure_max is not None:
-            raise ValueError(f"pressure_max must be None without chambers, got "
-                             f"{checks.show(pressure_max)}")
+        for name, value in (("pressure_max", pressure_max), ("pressure_min", pressure_min)):
+            if value is not None:
+                raise ValueError(f"{name} must be None without chambers (there is no pressure "
+                                 f"to bound), got {checks.show(value)}")
         tendons, chambers = _tendon_list(rod, tendons), []
     else:
         chambers = _chamber_list(rod, chambers)
@@ -1428,7 +1567,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
             raise ValueError("pressure_max must be given with chambers (the largest pressure "
                              "of each), got None")
         p_hi = checks.array(pressure_max, "pressure_max", shape=(nc,), broadcast=True)
-        p_lo = checks.array(pressure_min, "pressure_min", shape=(nc,), broadcast=True)
+        p_lo = checks.array(0.0 if pressure_min is None else pressure_min, "pressure_min",
+                            shape=(nc,), broadcast=True)
         if np.any(p_hi < p_lo):
             raise ValueError(f"pressure_max must be >= pressure_min, got {p_hi.tolist()} < "
                              f"{p_lo.tolist()}")
@@ -2421,8 +2561,9 @@ def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None
 # frame: p_j = c_j + R_j r_j, c_j the centreline point interpolated along its element
 # (as the planar eyelets), R_j the section frame interpolated between element centres
 # along the geodesic, R_j = R_a exp(eta_j hat(theta_j)), theta_j = log(R_a^T R_b) (the
-# clamp frame, the identity, below the first centre; R_{k-1} past the last one; at a
-# centre, that element's frame).  In the plane this is the planar eyelets' linear angle
+# clamp frame, the identity, below the first centre; R_{N-1} past the rod's last centre;
+# halfway between R_{k-1} and R_k at an interior anchor node k; at a centre, that
+# element's frame).  In the plane this is the planar eyelets' linear angle
 # interpolation, so a straight in-plane tendon on the 3-D rod is the planar tendon.
 @dataclass(frozen=True, eq=False)
 class Tendon3D:
@@ -2445,7 +2586,13 @@ class Tendon3D:
         centreline point.
     elem, elem_b : (M,) the elements ``a`` and ``b`` whose frames the section frame
         interpolates (-1: the clamp frame for ``a``, none for ``b``).
-    eta : (M,) the interpolation weight ``R_a exp(eta log(R_a^T R_b))`` (0: frame ``a``).
+    eta : (M,) the interpolation weight of the section frame,
+        ``R_a exp(eta log(R_a^T R_b))``: ``2 s/ell`` below the first centre (``a`` the
+        clamp, ``b`` element 0), ``s/ell - (i + 1/2)`` between the centres of elements
+        ``a = i`` and ``b = i + 1`` (1/2 at an interior anchor node), 0 at a centre and
+        past the rod's last centre (frame ``a``).
+    L, radius : float
+        Length and section radius of the rod it was made for.
     """
 
     N: int
@@ -2459,6 +2606,8 @@ class Tendon3D:
     elem_b: np.ndarray
     eta: np.ndarray
     _cols: np.ndarray = field(repr=False)
+    L: float = None
+    radius: float = None
 
     @property
     def n_eyelets(self) -> int:
@@ -2468,6 +2617,10 @@ class Tendon3D:
 def _check_rod3d(rod):
     return checks.kind(rod, "rod", _rod3d.Rod3D,
                        "a 3-D rod (lib.rod3d.Rod3D, made by lib.rod3d.make_rod3d)")
+
+
+#: the largest turn of a helical offset between consecutive eyelets (make_tendon3d)
+_MAX_TURN = 0.5 * np.pi
 
 
 def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
@@ -2480,14 +2633,25 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
 
     with ``c`` the centreline interpolated along the element and ``R`` the section frame
     interpolated between element centres along the geodesic (module section "3-D
-    routing"); between eyelets the tendon is straight.  The offset may turn about the
+    routing"), ``R = R_a exp(eta log(R_a^T R_b))`` with the weight ``eta`` (attribute
+    :attr:`Tendon3D.eta`): ``2 s/ell`` below the first centre (from the clamp frame to
+    element 0's), ``s/ell - (i + 1/2)`` between the centres of elements i and i + 1 (so
+    an interior anchor node k takes the frame halfway between ``R_{k-1}`` and ``R_k``);
+    an eyelet past the rod's last centre (only below a tip anchor) takes ``R_{N-1}``, the
+    last element's frame.  An eyelet within ``5e-10 ell`` of an element centre or a node
+    is moved onto it.  Between eyelets the tendon is straight.  The offset may turn about the
     centreline (helical routing):
 
     .. math:: (d_2, d_3)(s) = \operatorname{Rot}(\omega s)\,(d_2, d_3)(0),\qquad
               \omega = \texttt{turn\_rate} = 2\pi / \text{pitch},
 
     or be given eyelet by eyelet (``offset`` of shape (M, 2)).  A straight tendon with
-    ``d3 = 0`` on a planar state is the planar :func:`make_tendon` with ``d = d2``.
+    ``d3 = 0`` on a planar state is the planar :func:`make_tendon` with ``d = d2``.  A
+    helix may turn by at most pi/2 between consecutive eyelets (beyond it the chords
+    cut through the section, and past pi the helix aliases): add eyelets for a tighter
+    pitch.  Equal tensions on tendons spaced evenly round the section give no bending
+    only for straight routing: on helices of one hand they twist the rod (the section
+    moment ``3 tau d^2 omega / sqrt(1 + d^2 omega^2)`` for three).
 
     Parameters
     ----------
@@ -2502,7 +2666,8 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
         Arc lengths strictly inside ``(0, anchor ell)``, strictly increasing (default:
         the element centres); the clamp and anchor eyelets are always there.
     turn_rate : float
-        Turning rate of the offset about the centreline, rad per unit arc length.
+        Turning rate of the offset about the centreline, rad per unit arc length; at
+        most ``pi/2`` over the widest gap between consecutive eyelets.
 
     Returns
     -------
@@ -2513,7 +2678,8 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
     ValueError
         Naming the argument: a planar rod, an offset outside the section or of the wrong
         shape, NaN, a bool or a string, ``anchor`` not a node, ``eyelets`` not
-        increasing or outside ``(0, anchor ell)``.
+        increasing or outside ``(0, anchor ell)``, ``turn_rate`` turning more than pi/2
+        between consecutive eyelets.
 
     Examples
     --------
@@ -2529,18 +2695,18 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
     k = N if anchor is None else checks.integer(anchor, "anchor", 1, N)
     ell = rod.ell
     omega = checks.real(turn_rate, "turn_rate")
-    if eyelets is None:
-        s_inner = (np.arange(k) + 0.5) * ell
-    else:
-        s_inner = checks.vector(eyelets, "eyelets", low=0.0, high=k * ell,
-                                include_low=False, include_high=False)
-        if s_inner.size and np.any(np.diff(s_inner) <= 0):
-            raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
-                             f"{checks.show(eyelets)}")
-    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner)
+    s_inner = _inner_eyelets(eyelets, k, ell)
+    s, nodes, weights, elem, elem_b, aw = _eyelet_arrays(ell, k, s_inner, N)
     if eyelets is None:
         s[1:-1] = s_inner
     M = s.size
+    turn = abs(omega) * float(np.diff(s).max())
+    if turn > _MAX_TURN:
+        raise ValueError(f"turn_rate must turn the offset by at most pi/2 between consecutive "
+                         f"eyelets (a chord between eyelets further round the section cuts "
+                         f"through it, and beyond pi the helix aliases to one turning the other "
+                         f"way), got {omega!r}: {turn:.4g} rad over the widest eyelet gap "
+                         f"{float(np.diff(s).max()):.4g}; add eyelets or use more elements")
     off = checks.array(offset, "offset")
     if off.shape == (2,):
         c, sn = np.cos(omega * s), np.sin(omega * s)
@@ -2570,7 +2736,8 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
     for a in (s, r, nodes, weights, elem, elem_b, eta, cols):
         a.setflags(write=False)
     return Tendon3D(N=N, anchor=k, s=s, r=r, turn_rate=float(omega), nodes=nodes,
-                    weights=weights, elem=elem, elem_b=elem_b, eta=eta, _cols=cols)
+                    weights=weights, elem=elem, elem_b=elem_b, eta=eta, _cols=cols,
+                    L=float(rod.L), radius=float(radius))
 
 
 def _check_tendon3d(rod, tendon, name="tendon"):
@@ -2579,6 +2746,7 @@ def _check_tendon3d(rod, tendon, name="tendon"):
     if tendon.N != _check_rod3d(rod).N:
         raise ValueError(f"{name} was made for a rod of N = {tendon.N} elements, rod has "
                          f"N = {rod.N}")
+    _same_geometry(tendon, rod.L, rod.r_over_L * rod.L, name)
     return rod
 
 
@@ -2912,6 +3080,11 @@ def _tendon3d_extra(rod, tendons, tau0, tau1):
     return extra
 
 
+_REMEDY3 = ("use more elements (the limit grows as N^2), or a sheath (the planar "
+            "make_tendon(..., sheath=True); no 3-D sheath is modelled)")
+
+
+@_stall_hint
 @_solve_errors
 def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
                   maxiter=50):
@@ -2947,7 +3120,10 @@ def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=
     ValueError
         Naming a bad argument (a planar rod or tendon, a negative tension, NaN).
     ActuationSolveError
-        A :class:`~lib.core.errors.SolveError` naming the load step, iteration, residual.
+        A :class:`~lib.core.errors.SolveError` naming the load step, iteration, residual
+        (with a hint, raise ``steps`` or ``maxiter``, where Newton stalled); or
+        ``reason="unstable equilibrium"`` when an equilibrium's tangent is not positive
+        definite (as :func:`static_path`; :func:`static3d` checks its last one only).
 
     Examples
     --------
@@ -2957,6 +3133,11 @@ def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=
     >>> taus[:, 0].tolist(), [round(float(s.x[-1, 2]), 4) for s in S]   # bends towards +d3
     ([0.0, 2.5, 5.0], [0.0, 0.0502, 0.1006])
     """
+    return _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, True)
+
+
+def _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, check_all):
+    """:func:`static3d_path`, the stability of all its equilibria or only the last checked."""
     tendons, tau1 = _tendon3d_list(_check_rod3d(rod), tendons, tensions)
     steps = checks.integer(steps, "steps", low=1)
     state = _rod3d.straight(rod) if state0 is None else _state3d(rod, state0, "state0")
@@ -2969,9 +3150,18 @@ def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=
                               maxiter=maxiter, extra=extra,
                               extra_scale=float(tau1.max(initial=0.0)), record=True)
     taus = np.linspace(0.0, 1.0, steps + 1)[:, None] * tau1[None, :]
+    for j, st in enumerate(states, start=1):     # at an equilibrium the tangent is symmetric
+        if j < steps and not check_all:
+            continue
+        lam = j / steps
+        K = _rod3d.hessian(rod, st, lam * load) + extra(st, lam)[2]()
+        _check_stable(K, tendons, taus[j], rod, "actuation.static3d_path", j, steps, lam,
+                      _REMEDY3)
     return taus, [state] + states
 
 
+@_stall_hint
+@_solve_errors
 def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
              maxiter=50):
     """Equilibrium of the 3-D rod under tendon tensions: the last state of :func:`static3d_path`.
@@ -2985,7 +3175,8 @@ def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None,
     >>> round(float(np.diff(th).mean() / rod.ell), 3)   # tau d2/EI = 0.12, plus O(1/N^2)
     0.122
     """
-    return static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter)[1][-1]
+    return _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter,
+                          False)[1][-1]
 
 
 # ======================================================================================
@@ -3008,7 +3199,13 @@ def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None,
 # kappa = -p A_c d_c / EI: a chamber above the centreline bends the rod *away* from it,
 # the opposite of a tendon pulling on that side).  The chamber's own walls are part of
 # the section: their stiffness is in the rod's EI and EA (the calibrated rod takes both
-# from the FEM arm, walls and holes included).
+# from the FEM arm, walls and holes included).  Discretely, the joint at an end cap's node
+# spans half an element on either side of the cap and carries half the chamber's moment
+# (the sheath's rule at an interior anchor), so the bending acts on nodes a..b, centred
+# on the chamber, and the tip angle is -p A_c d_c (b - a) ell / EI exactly; the volume
+# slope is then A_c^2 ell ((b - a)/EA + (b - a - 1/2) d_c^2/EI) for 0 < a, b < N (each
+# half-loaded joint stores a quarter of the energy), first order in ell against the
+# continuum's (b - a) ell (1/EA + d_c^2/EI).
 @dataclass(frozen=True, eq=False)
 class RodChamber:
     """A pressurised chamber along a planar rod (made by :func:`make_rod_chamber`).
@@ -3205,6 +3402,7 @@ def chamber_hessian(rod, q, chambers, pressures, tendons=None, tensions=None):
     return _hessian(rod, allt, tau, _check_q(rod, q))
 
 
+@_stall_hint
 @_solve_errors
 def chamber_static_path(rod, chambers, pressures, tendons=None, tensions=None, steps=10,
                         load=None, grav=0.0, tol=1e-10, maxiter=50):
@@ -3232,10 +3430,12 @@ def chamber_static_path(rod, chambers, pressures, tendons=None, tensions=None, s
     load, grav = _check_loads(load, grav)
     tol, maxiter = checks.nonnegative(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
     _, Q = _path(rod, allt, np.zeros_like(tau), tau, steps, _rod.straight(rod), True, load, grav,
-                 tol, maxiter)
+                 tol, maxiter, stable="all", where="actuation.chamber_static_path")
     return np.linspace(0.0, 1.0, steps + 1)[:, None] * p, Q
 
 
+@_stall_hint
+@_solve_errors
 def chamber_static(rod, chambers, pressures, tendons=None, tensions=None, steps=10, load=None,
                    grav=0.0, tol=1e-10, maxiter=50):
     """Equilibrium under the given pressures (and tensions): the last state of

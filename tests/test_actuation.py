@@ -129,7 +129,9 @@ def test_constant_offset_gives_constant_curvature_tau_d_over_EI_to_second_order(
 @pytest.mark.parametrize("N", [2, 3, 7, 20, 64])
 def test_sheath_gives_the_curvature_tau_d_over_EI_at_any_N(N, r_over_L):
     # the sheath's length is the integral of |p'| over the rod's own strains: no chords,
-    # so the constant curvature holds to round-off on the coarsest mesh, anchor anywhere
+    # so the constant curvature holds to round-off on the coarsest mesh, anchor anywhere;
+    # the joint at an interior anchor spans half an element on either side of it and
+    # carries half the moment, so the tip angle is tau d k ell / EI exactly
     rod = rd.make_rod(N, r_over_L=r_over_L)
     d = 0.75 * r_over_L
     tau = 1.2 / d
@@ -137,8 +139,13 @@ def test_sheath_gives_the_curvature_tau_d_over_EI_at_any_N(N, r_over_L):
     q = ac.static(rod, [ac.make_tendon(rod, d, anchor=k, sheath=True)], [tau], steps=4, tol=1e-13)
     phi = q[0::3]
     kappa = np.concatenate([[2 * phi[0] / rod.ell], np.diff(phi[:k]) / rod.ell])
-    assert np.abs(kappa / (tau * d / rod.EI) - 1).max() <= 1e-11
-    assert np.abs(np.diff(phi[k - 1:])).max(initial=0.0) <= 1e-11     # straight past the anchor
+    k0 = tau * d / rod.EI
+    assert np.abs(kappa / k0 - 1).max() <= 1e-11
+    if k < N:
+        assert (phi[k] - phi[k - 1]) / rod.ell / k0 == pytest.approx(0.5, abs=1e-11)
+    assert np.abs(np.diff(phi[k:])).max(initial=0.0) <= 1e-11         # straight past the anchor
+    # the angle at the last centre: the continuum's at (N - 1/2) ell, or k ell past the anchor
+    assert phi[-1] / (k0 * rod.ell * (k if k < N else N - 0.5)) == pytest.approx(1.0, abs=1e-11)
 
 
 def test_default_eyelets_are_the_element_centres_given_explicitly():
@@ -195,11 +202,13 @@ def test_tip_converges_to_the_compressed_circular_arc_at_second_order():
 
 
 def test_interior_anchor_leaves_the_distal_part_straight():
+    # the joint at the anchor node spans half an element on either side: half the moment
     rod = rd.make_rod(12)
     q = ac.static(rod, [ac.make_tendon(rod, 0.03, anchor=6)], [30.0], steps=3)
     phi = q[0::3]
-    assert np.abs(np.diff(phi[5:])).max() <= 1e-9          # no bending beyond the anchor
+    assert np.abs(np.diff(phi[6:])).max() <= 1e-9          # no bending beyond the anchor
     assert np.diff(phi[:6]).min() > 0.8 * 30.0 * 0.03 * rod.ell
+    assert (phi[6] - phi[5]) / np.diff(phi[:6]).mean() == pytest.approx(0.5, abs=0.05)   # 0.474
 
 
 def test_large_stroke_reaches_more_than_half_a_turn():
@@ -579,3 +588,76 @@ def test_tiny_and_huge_tensions_give_the_exact_constant_curvature():
         assert kappa.std() <= 2e-3 * kappa.mean()
         err.append(abs(kappa.mean() - 200.0 * 0.03 / r.EI))
     assert 3.5 <= err[0] / err[1] <= 5
+
+
+# ------------------------------------------------------------ interior anchors (issue 36)
+def interior_anchor_error(N, sheath):
+    """Relative error of the angle past an anchor at L/2 against tau d (L/2)/EI (planar,
+    r_over_L = 0.01, d = 0.008, tau = 20: kappa = 0.16)."""
+    rod = rd.make_rod(N, r_over_L=0.01)
+    q = ac.static(rod, [ac.make_tendon(rod, 0.008, anchor=N // 2, sheath=sheath)], [20.0], steps=4)
+    exact = 20.0 * 0.008 * rod.L / 2 / rod.EI
+    return abs(q[-3] - exact) / exact
+
+
+def test_interior_anchor_through_eyelets_converges_at_second_order():
+    # the anchor takes the angle halfway between elements k-1 and k (its joint spans half
+    # an element on either side); holding phi_{k-1} gave 5.8, 3.9, 2.2, 1.2, 0.6 %
+    Ns = np.array([10, 20, 40, 80, 160])
+    err = np.array([interior_anchor_error(N, False) for N in Ns])
+    order = -np.polyfit(np.log(Ns), np.log(err), 1)[0]
+    assert order > 1.8                                 # measured 1.94 (4.2 % ... 0.019 %)
+    assert err[-1] < 3e-4
+
+
+def test_interior_anchor_in_a_sheath_is_exact_at_every_N():
+    # the sheath's half element before the anchor node carries joint k's curvature, the
+    # one after it no tendon: half the moment at joint k, so the angle past the anchor is
+    # tau d s_k / EI to round-off (stronger than any order; it was 1/N: 10, 5, 2.5 ... %)
+    err = np.array([interior_anchor_error(N, True) for N in (10, 20, 40, 80, 160)])
+    assert err.max() <= 1e-12
+
+
+def test_static_refuses_an_equilibrium_the_chords_have_buckled():
+    # a tendon on the centreline leaves the rod straight; its chords soften each joint by
+    # tau ell/4, and past about 4 EI/ell^2 (400 at N = 10; 313 with this section's shear)
+    # the straight state is unstable: refused, while more elements or a sheath hold it
+    r = rd.make_rod(10)
+    with pytest.raises(ac.ActuationSolveError, match=r"lowest eigenvalue -[0-9.]+.*4 EI/ell\^2 = 400"
+                       r".*sum tau = 450.*more elements.*sheath") as err:
+        ac.static(r, [ac.make_tendon(r, 0.0)], [450.0])
+    assert err.value.reason == "unstable equilibrium"
+    with pytest.raises(ac.ActuationSolveError, match=r"load step 7/10"):
+        ac.static_path(r, [ac.make_tendon(r, 0.0)], [450.0])       # the first unstable step
+    q = ac.static(r, [ac.make_tendon(r, 0.0, sheath=True)], [450.0])
+    assert np.abs(q[0::3]).max() == 0.0
+    r20 = rd.make_rod(20)
+    assert np.abs(ac.static(r20, [ac.make_tendon(r20, 0.0)], [450.0])[0::3]).max() == 0.0
+    ac.static(r, [ac.make_tendon(r, 0.0)], [300.0])                 # below the limit: stable
+
+
+def test_a_stalled_newton_suggests_more_steps_or_iterations():
+    r = rd.make_rod(40, r_over_L=0.002)
+    t = ac.make_tendon(r, 0.0015)
+    with pytest.raises(ac.ActuationSolveError, match=r"iteration limit.*raise steps.*maxiter"):
+        ac.static(r, [t], [2400.0])
+    q = ac.static(r, [t], [2400.0], steps=40)                       # as the hint says
+    assert q[-3] > 5.0
+
+
+def test_a_tendon_made_for_another_rod_of_the_same_N_is_refused():
+    r = rd.make_rod(6)
+    for other in (rd.make_rod(6, L=2.0), rd.make_rod(6, r_over_L=0.02)):
+        t = ac.make_tendon(other, 0.01)
+        with pytest.raises(ValueError, match=r"\btendon\b.*L = .*radius"):
+            ac.tendon_length(r, t, rd.straight(r))
+        with pytest.raises(ValueError, match=r"\btendons\b"):
+            ac.static(r, [t], [1.0])
+
+
+def test_inverse_refuses_pressure_bounds_without_chambers():
+    r = rd.make_rod(6)
+    t = ac.make_tendon(r, 0.02)
+    for kw in (dict(pressure_min=-1.0), dict(pressure_min=0.0), dict(pressure_max=1.0)):
+        with pytest.raises(ValueError, match=rf"\b{next(iter(kw))}\b.*without chambers"):
+            ac.inverse(r, [t], (0.9, 0.2), tau_max=10.0, **kw)

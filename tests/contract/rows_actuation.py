@@ -390,7 +390,10 @@ def _tendon3_model(name, **routing):
 MODELS += [
     _tendon3_model("actuation.tendon3d_length[FD, straight]", offset=(0.06, -0.05)),
     _tendon3_model("actuation.tendon3d_length[FD, helix, disks]", offset=(0.07, 0.02),
-                   turn_rate=4.0, eyelets=[0.05, 0.2, 0.62, 0.95]),
+                   turn_rate=3.5, eyelets=[0.05, 0.2, 0.62, 0.95]),
+    # an interior anchor takes the frame halfway between R_{k-1} and R_k (issue 36)
+    _tendon3_model("actuation.tendon3d_length[FD, helix, interior anchor]", offset=(0.0, 0.08),
+                   turn_rate=-3.0, anchor=3, eyelets=[0.1, 0.3, 0.52]),
 ]
 
 
