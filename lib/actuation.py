@@ -3720,7 +3720,10 @@ def chamber_rod_stroke_error(arm, pressure_max, steps=8, fit=None, level=0.05):
     of ``arm``), both at ``p_j = j pressure_max / steps``.  The rod is calibrated at
     ``p -> 0``, so the error starts at 0 and grows with the stroke: the FEM arm
     softens as the thin walls balloon (neo-Hookean, large strains), the rod's chamber
-    (inextensible walls, linear section) does not.
+    (inextensible walls, linear section) does not.  On the default PneuNet arm the error
+    grows linearly in p from the start and passes 5 % at a tip angle of a few degrees;
+    that limit is not mesh-converged on coarse meshes (it rises as the mesh is refined,
+    with the FEM slope).
 
     Parameters
     ----------
@@ -3729,12 +3732,6 @@ def chamber_rod_stroke_error(arm, pressure_max, steps=8, fit=None, level=0.05):
     steps : int >= 1
     fit : ChamberFit or None
     level : float in (0, 1), the error level of ``limit`` (default 5 %)
-
-    Measured (6 x 1 arm, T6; 16 steps to p = 0.04 E): the error passes 5 % at
-    p = 0.0173 / 0.0218 / 0.0244 E, FEM tip angle -0.022 / -0.029 / -0.033 rad, at
-    48 x 8 / 96 x 16 / 192 x 32 cells (not mesh-converged: the stroke limit of the
-    chapter's mesh is about 30 % low); the error is linear in p from the start, the FEM's
-    dtheta/dp itself growing with p.  About 0.4 s at 48 x 8 with 8 steps.
 
     Returns
     -------
