@@ -235,3 +235,51 @@ def syringe_pressure():
     multipliers."""
     slope, solved = _syringe()
     return np.array([5 * DV_CHAMBER / slope, solved])
+
+
+# -- the rod chamber calibrated on the FEM arm -------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _rod_chamber_fit():
+    """The rod chamber calibrated on the 48 x 8 T6 PneuNet arm (computed once)."""
+    from lib import pneumatic as pn
+
+    return ac.calibrate_chamber_rod(pn.make_arm(48, 8, "T6"))
+
+
+def _continuum_volume_slope(offset):
+    """dV/dp = A_c^2 L_c (1/EA + d^2/EI) of a uniform chamber of length L_c at offset d."""
+    f = _rod_chamber_fit()
+    span = f.span[1] - f.span[0]
+    return f.area ** 2 * span * (1.0 / f.EA + offset ** 2 / f.EI)
+
+
+def _rod_chamber_geometric():
+    """The slip: the chambers' centroid height where the fitted moment arm is asked."""
+    f = _rod_chamber_fit()
+    return np.array([_continuum_volume_slope(f.offset_geometric), f.volume_per_pressure])
+
+
+def _rod_chamber_discrete():
+    """The slip: the discrete rod's dV/dp (ChamberFit.rod_volume_per_pressure) for the
+    closed form."""
+    f = _rod_chamber_fit()
+    return np.array([f.rod_volume_per_pressure, f.volume_per_pressure])
+
+
+@exercise("actuation-rodvolume", rtol=1e-3,
+          text="volume per unit pressure (area per unit thickness, per unit p/E) of the rod "
+               "chamber calibrated on make_arm(48, 8, 'T6'), array [closed form of the "
+               "continuous rod over the chambers' span, the FEM arm's volume_per_pressure]",
+          slips={"geometric offset": (_rod_chamber_geometric,
+                                      "the chamber pushes at the fitted moment arm d_eff "
+                                      "(ChamberFit.offset), not at the chambers' centroid "
+                                      "height (offset_geometric)"),
+                 "discrete rod": (_rod_chamber_discrete,
+                                  "that is the discrete rod's slope (its end caps' joints "
+                                  "carry half the moment); the closed form of the continuous "
+                                  "rod is asked")})
+def rod_chamber_volume_slopes():
+    r"""The rod chamber's $dV/dp$ from $\kappa = -pA_cd_c/EI$ and $\varepsilon = pA_c/EA$
+    over the chambers' span, beside the FEM arm's (not fitted)."""
+    f = _rod_chamber_fit()
+    return np.array([_continuum_volume_slope(f.offset), f.volume_per_pressure])
