@@ -563,9 +563,12 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
     r"""Equilibria under cavity pressures growing linearly to ``pressure`` (pressure control).
 
     Newton on ``grad Pi = f_int(u) - sum_k p_k C_k x = 0`` with the symmetric tangent
-    ``K - sum_k p_k C_k`` (:func:`lib.solvers.newton_solve`, plain Newton, a correction
-    halved while it would invert an element or collapse a cavity) along ``p_j = j p / steps``
-    (:func:`lib.solvers.load_path`); converged at ``|r|_inf <= tol |p g|_inf`` or the
+    ``K - sum_k p_k C_k`` (:func:`lib.solvers.newton_solve`; a step is accepted when it
+    lowers :func:`energy` or the residual, halved otherwise and while it would invert an
+    element or collapse a cavity; a mixed body, whose functional is a saddle, takes full
+    steps) along ``p_j = j p / steps``, an increment that fails cut and re-grown
+    (:func:`lib.solvers.load_path`, adaptive; a self-contact of the cavity walls is not
+    modelled and not detected); converged at ``|r|_inf <= tol |p g|_inf`` or the
     round-off floor of the internal force.  Negative pressures (suction) are allowed.
 
     Returns
@@ -592,13 +595,19 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
 
     def solve_at(lam, u):
         pl = lam * p
+        # a displacement body has a potential: steps are accepted on energy or residual
+        # (a mixed body's saddle functional has no minimum: full steps, as before)
+        energy = None if arm.body is not None else (
+            lambda v: _solid_energy(arm, v) - float(pl @ _volumes(arm, v)))
         return newton_solve(lambda u: (_gradient(arm, u, pl), lambda: _hessian(arm, u, pl)),
                             u, tol, maxiter, max_backtracks=29,
-                            where="pneumatic.pressure_static", accept="none", scale=scale,
+                            where="pneumatic.pressure_static",
+                            accept="none" if energy is None else "energy-or-residual",
+                            energy=energy, scale=scale,
                             floor=_floors(arm, u, pl), roundoff="residual", free=arm.free,
                             admissible=lambda v: _admissible(arm, v), spd=arm.body is None)
 
-    _, info = load_path(solve_at, u, steps=steps, record=True,
+    _, info = load_path(solve_at, u, steps=steps, adaptive=True, record=True,
                         where="pneumatic.pressure_static")
     lam = np.concatenate([[0.0], info.lam])
     return _path(arm, lam, lam[:, None] * p, [u] + info.states, info)
@@ -654,7 +663,7 @@ def volume_static(arm, volumes, steps=10, tol=1e-10, maxiter=30, u0=None):
                             admissible=lambda z: _admissible(arm, z[:n]))
 
     z0 = np.concatenate([u, np.zeros(m)])
-    _, info = load_path(solve_at, z0, steps=steps, record=True,
+    _, info = load_path(solve_at, z0, steps=steps, adaptive=True, record=True,
                         where="pneumatic.volume_static")
     Z = np.array([z0] + info.states)
     return _path(arm, np.concatenate([[0.0], info.lam]), Z[:, n:], Z[:, :n], info)
@@ -694,13 +703,21 @@ def gas_static(arm, amount, ambient=0.0, steps=10, tol=1e-10, maxiter=30, u0=Non
             V = _volumes(arm, u)
             return _gradient(arm, u, nl / V - pa), lambda: _gas_hessian(arm, u, nl, pa, V)
 
+        def energy(v):                            # the gas potential (displacement bodies)
+            return (_solid_energy(arm, v) - float(nl @ np.log(_volumes(arm, v)))
+                    + pa * float(_volumes(arm, v).sum()))
+
+        mixed = arm.body is not None
         return newton_solve(fun, u, tol, maxiter, max_backtracks=29,
-                            where="pneumatic.gas_static", accept="none", scale=scale,
+                            where="pneumatic.gas_static",
+                            accept="none" if mixed else "energy-or-residual",
+                            energy=None if mixed else energy, scale=scale,
                             floor=_floors(arm, u, n / V0 - pa), roundoff="residual",
                             free=arm.free,
                             admissible=lambda v: _admissible(arm, v))
 
-    _, info = load_path(solve_at, u, steps=steps, record=True, where="pneumatic.gas_static")
+    _, info = load_path(solve_at, u, steps=steps, adaptive=True, record=True,
+                        where="pneumatic.gas_static")
     lam = np.concatenate([[0.0], info.lam])
     U = np.array([u] + info.states)
     P = np.array([(n0 + lk * (n - n0)) / _volumes(arm, uk) - pa for lk, uk in zip(lam, U)])

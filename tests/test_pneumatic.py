@@ -330,3 +330,16 @@ def test_a_failed_solve_is_a_solve_error_saying_how_far_it_got():
     e = err.value
     assert e.step == 1 and e.iteration == 1 and np.isfinite(e.residual)
     assert "pneumatic.pressure_static" in str(e)
+
+
+def test_pressure_path_with_energy_line_search_follows_large_strokes():
+    # plain full-step Newton failed here at 0.02 E per increment (referee); the energy /
+    # residual acceptance follows the path with the default increments, to the same
+    # equilibrium as a path of fine increments
+    arm = pn.make_arm(24, 4, "T6")
+    coarse = pn.pressure_static(arm, 0.2)
+    fine = pn.pressure_static(arm, 0.2, steps=40)
+    assert pn.tip_angle(arm, coarse.states[-1]) < np.radians(-25)
+    assert np.abs(coarse.states[-1] - fine.states[-1]).max() < 1e-8
+    r = pn.gradient(arm, coarse.states[-1], 0.2)[arm.free]
+    assert np.abs(r).max() < 1e-8
