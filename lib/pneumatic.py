@@ -33,6 +33,15 @@ energy per unit thickness, ``p_a`` the ambient pressure); the rank-one term stif
 arm.  Along any quasi-static path the work of the pressure is stored, ``int sum p dV =
 W(u_end) - W(u_0)`` (:func:`pressure_work`), to the accuracy of the path quadrature.
 
+Self-contact is not modelled: a cavity wall could pass through another wall of the
+same cavity (under vacuum, or with a cavity drained by volume control) with no element
+inverted and a positive volume.  The solvers refuse such states: a Newton trial whose
+cavity loop is not a simple polygon (:func:`lib.fe.cavity.walls_cross`) is cut back
+like an inverted element, every converged state is checked, and a path that cannot go on
+without it stops with a :class:`~lib.core.errors.SolveError` whose reason is "cavity walls
+in contact (self-contact is not modelled)".  A failed path carries the part it had
+converged as the error's ``path`` attribute (a :class:`Path`).
+
 Array layout
 ------------
 ``u`` the solid's unknowns, (``arm.n_dofs``,): the interleaved displacements of
@@ -78,15 +87,16 @@ import scipy.sparse as sp
 from . import fem
 from . import incompressible as inc
 from .core import checks, linalg
+from .core.errors import SolveError
 from .fe import clamped_dofs, face_nodes, roundoff_floor
-from .fe.cavity import cavity_mesh, cavity_volume, make_cavity
+from .fe.cavity import cavity_mesh, cavity_volume, make_cavity, walls_cross
 from .solvers import load_path, newton_solve
 from .solvers.saddle import kkt_matrix
 
 __all__ = ["Arm", "make_arm", "PNEUNET", "volumes", "tip_angle", "stored_energy", "energy",
            "gradient", "hessian", "gas_pressure", "gas_energy", "gas_gradient", "gas_hessian",
            "volume_residual", "volume_jacobian", "Path", "pressure_static", "volume_static",
-           "gas_static", "pressure_work", "Slopes", "bending_slopes"]
+           "gas_static", "pressure_work", "Slopes", "bending_slopes", "CONTACT"]
 
 #: Five chambers 0.5 x 0.25 in the upper half of the 6 x 1 arm, 0.5 apart (a strain-limiting
 #: lower layer of half the height, a top wall of a quarter): boxes (x0, x1, y0, y1) on a grid
@@ -491,6 +501,9 @@ class Path:
     volumes : (steps + 1, n_cav) cavity volumes.
     states : (steps + 1, 2 n_nodes) displacements (row 0: the start).
     iterations : (steps,) Newton iterations of each step.
+
+    A path of adaptive increments (a failed increment cut and re-grown) has more rows
+    than ``steps + 1``; ``load`` says where each is.
     """
 
     load: np.ndarray
@@ -506,7 +519,13 @@ def _options(steps, tol, maxiter):
 
 
 def _start(arm, u0):
-    return np.zeros(arm.n_dofs) if u0 is None else _u(arm, u0, "u0")
+    if u0 is None:
+        return np.zeros(arm.n_dofs)
+    u = _u(arm, u0, "u0")
+    k = _crossing(arm, u)
+    if k is not None:
+        raise ValueError(f"u0 has the walls of cavity {k} crossing each other ({CONTACT})")
+    return u
 
 
 def _modulus(arm):
@@ -546,17 +565,106 @@ def _admissible(arm, u):
     return fem.admissible(arm.model, u[:arm.n_u]) and bool(np.all(_volumes(arm, u) > 0))
 
 
+#: The reason of the SolveError of a path stopped by touching cavity walls.
+CONTACT = "cavity walls in contact (self-contact is not modelled)"
+
+
+def _crossing(arm, u):
+    """The first cavity whose wall loop crosses itself in the state ``u``, or None."""
+    for k, c in enumerate(arm.cavities):
+        if walls_cross(arm.model, c, u[:arm.n_u]):
+            return k
+    return None
+
+
+class _Guard:
+    """The Newton admissibility hook: no inverted element, positive volumes, no cavity
+    whose walls cross; remembers the cavity of a trial refused for crossing walls."""
+
+    def __init__(self, arm):
+        self.arm, self.crossed = arm, None
+
+    def __call__(self, z):
+        if not _admissible(self.arm, z):
+            return False
+        k = _crossing(self.arm, z)
+        if k is not None:
+            self.crossed = k
+            return False
+        return True
+
+
+#: Increment cuts in a row (:func:`lib.solvers.load_path`), and the smallest increment
+#: tried, ``1 / (steps 2**_MAX_CUTS)``.
+_MAX_CUTS = 6
+
+
+def _follow(arm, newton_at, x0, steps, where, path_of):
+    """Follow the load path (:func:`lib.solvers.load_path`, adaptive cuts that re-grow)
+    with ``newton_at(lam, x, admissible) -> (x, info)`` and return ``path_of(lam, states,
+    iterations)`` (row 0 the start).  Trials with crossing cavity walls are refused
+    (:class:`_Guard`) and every converged state is checked; an increment below
+    ``1 / (steps 2**_MAX_CUTS)`` is not tried (without that floor a path creeping up to
+    a contact, each tiny increment converging, would never stop).  A path that fails
+    stops with the SolveError of :func:`lib.solvers.load_path` (reason :data:`CONTACT`
+    when its last attempt met crossing walls), the converged part attached as
+    ``err.path``."""
+    done = []                                  # (lam, state, iterations) accepted so far
+    smallest = 1.0 / (steps * 2**_MAX_CUTS)
+    last = [None]                              # the last solve that failed
+
+    def solve_at(lam, x):
+        reached = done[-1][0] if done else 0.0
+        if lam < 1.0 and lam - reached < smallest * (1 - 1e-9) and last[0] is not None:
+            e = last[0]
+            raise SolveError(f"increment {lam - reached:.3g} below the smallest tried "
+                             f"({smallest:.3g}); the last failed solve: {e.detail or e.reason}",
+                             where=where, iteration=e.iteration, residual=e.residual,
+                             relative=e.relative, tol=e.tol, reason=e.reason)
+        guard = _Guard(arm)
+        try:
+            xn, info = newton_at(lam, x, guard)
+        except SolveError as err:
+            last[0] = err
+            if guard.crossed is not None:
+                last[0] = SolveError(f"a trial state had the walls of cavity {guard.crossed} "
+                                     "crossing", where=where, iteration=err.iteration,
+                                     residual=err.residual, relative=err.relative,
+                                     tol=err.tol, reason=CONTACT)
+                raise last[0] from err
+            raise
+        k = _crossing(arm, xn)
+        if k is not None:                      # a converged state is checked, too
+            last[0] = SolveError(f"the walls of cavity {k} cross in the converged state",
+                                 where=where, iteration=info.iterations, reason=CONTACT)
+            raise last[0]
+        done.append((lam, xn.copy(), info.iterations))
+        return xn, info
+
+    try:
+        load_path(solve_at, x0, steps=steps, adaptive=True, max_cuts=_MAX_CUTS, where=where)
+    except SolveError as err:
+        if isinstance(err.__cause__, SolveError) and err.__cause__.reason == CONTACT:
+            err.reason = CONTACT
+        err.path = path_of([0.0] + [d[0] for d in done], [x0] + [d[1] for d in done],
+                           [d[2] for d in done])
+        err.args = (str(err),)
+        raise
+    return path_of([0.0] + [d[0] for d in done], [x0] + [d[1] for d in done],
+                   [d[2] for d in done])
+
+
 def _force_scale(arm, p, u):
     """|p g|_inf on the free dofs (the load's size), at least the round-off floor."""
     g = np.abs(np.column_stack(_grads(arm, u))[arm.free]).max(0)
     return max(float(np.max(np.abs(p) * g)), roundoff_floor(arm.model, _modulus(arm)), _TINY)
 
 
-def _path(arm, lam, pressures, states, info):
+def _path(arm, lam, pressures, states, iterations):
     U = np.array(states)
     V = np.array([_volumes(arm, u) for u in U])
     return Path(np.asarray(lam, float), np.array(pressures), V, U,
-                np.asarray(info.iterations, int))
+                np.asarray(iterations, int).reshape(-1))
 
 
 def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -567,9 +675,10 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
     lowers :func:`energy` or the residual, halved otherwise and while it would invert an
     element or collapse a cavity; a mixed body, whose functional is a saddle, takes full
     steps) along ``p_j = j p / steps``, an increment that fails cut and re-grown
-    (:func:`lib.solvers.load_path`, adaptive; a self-contact of the cavity walls is not
-    modelled and not detected); converged at ``|r|_inf <= tol |p g|_inf`` or the
-    round-off floor of the internal force.  Negative pressures (suction) are allowed.
+    (:func:`lib.solvers.load_path`, adaptive); converged at ``|r|_inf <= tol |p g|_inf``
+    or the round-off floor of the internal force.  Negative pressures (suction) are
+    allowed.  A trial state whose cavity walls cross (:func:`lib.fe.cavity.walls_cross`:
+    self-contact, not modelled) is cut back, and every converged state is checked.
 
     Returns
     -------
@@ -577,8 +686,13 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
 
     Raises
     ------
-    ValueError naming a bad argument; :class:`lib.core.errors.SolveError` with the load
-    step, the iteration and the residual reached.
+    ValueError
+        A bad argument, named (``u0`` also when a cavity's walls cross in it).
+    lib.core.errors.SolveError
+        With the load step, the load factor reached ("converged up to λ = ..."), the
+        iteration and the residual, reason "cut limit" or :data:`CONTACT` (the walls
+        would have to pass through each other); its attribute ``path`` is the
+        :class:`Path` converged up to there.
 
     Examples
     --------
@@ -593,7 +707,7 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
     u = _start(arm, u0)
     scale = _scales(arm, _force_scale(arm, p, u))
 
-    def solve_at(lam, u):
+    def solve_at(lam, u, admissible):
         pl = lam * p
         # a displacement body has a potential: steps are accepted on energy or residual
         # (a mixed body's saddle functional has no minimum: full steps, as before)
@@ -605,12 +719,13 @@ def pressure_static(arm, pressure, steps=10, tol=1e-10, maxiter=30, u0=None):
                             accept="none" if energy is None else "energy-or-residual",
                             energy=energy, scale=scale,
                             floor=_floors(arm, u, pl), roundoff="residual", free=arm.free,
-                            admissible=lambda v: _admissible(arm, v), spd=arm.body is None)
+                            admissible=admissible, spd=arm.body is None)
 
-    _, info = load_path(solve_at, u, steps=steps, adaptive=True, record=True,
-                        where="pneumatic.pressure_static")
-    lam = np.concatenate([[0.0], info.lam])
-    return _path(arm, lam, lam[:, None] * p, [u] + info.states, info)
+    def path_of(lam, states, iterations):
+        lam = np.asarray(lam, float)
+        return _path(arm, lam, lam[:, None] * p, states, iterations)
+
+    return _follow(arm, solve_at, u, steps, "pneumatic.pressure_static", path_of)
 
 
 def volume_static(arm, volumes, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -619,12 +734,23 @@ def volume_static(arm, volumes, steps=10, tol=1e-10, maxiter=30, u0=None):
 
     The targets move linearly from the start's volumes to ``volumes`` (> 0); each step is
     Newton on ``z = [u, p]`` with the bordered (KKT) Jacobian of :func:`volume_jacobian`
-    (sparse LU), from the previous equilibrium.  Converged at ``|r_u|_inf <= tol
+    (sparse LU), from the previous equilibrium, a correction halved while it would invert
+    an element, collapse a cavity or make its walls cross (the Lagrangian is a saddle:
+    no energy to accept on); an increment that fails is cut and re-grown
+    (:func:`lib.solvers.load_path`, adaptive).  Converged at ``|r_u|_inf <= tol
     E |dV/V| |g|_inf`` and ``|r_p| <= tol |dV|``, or at the round-off floors.
 
     Returns
     -------
     Path (``pressures`` are the multipliers)
+
+    Raises
+    ------
+    ValueError
+        A bad argument, named.
+    lib.core.errors.SolveError
+        As :func:`pressure_static` (reason :data:`CONTACT` when a small volume would need
+        the walls to pass through each other), the converged part as its ``path``.
 
     Examples
     --------
@@ -652,7 +778,7 @@ def volume_static(arm, volumes, steps=10, tol=1e-10, maxiter=30, u0=None):
         u, p = z[:n], z[n:]
         return np.concatenate([_gradient(arm, u, p), target - _volumes(arm, u)])
 
-    def solve_at(lam, z):
+    def solve_at(lam, z, admissible):
         target = V0 + lam * (Vbar - V0)
         floor = np.concatenate([_floors(arm, z[:n], z[n:]), 64 * _EPS * V0])
         return newton_solve(lambda z: (residual(z, target),
@@ -660,13 +786,14 @@ def volume_static(arm, volumes, steps=10, tol=1e-10, maxiter=30, u0=None):
                             z, tol, maxiter, max_backtracks=29,
                             where="pneumatic.volume_static", accept="none", scale=scale,
                             floor=floor, roundoff="residual", free=free,
-                            admissible=lambda z: _admissible(arm, z[:n]))
+                            admissible=lambda z: admissible(z[:n]))
+
+    def path_of(lam, states, iterations):
+        Z = np.array(states)
+        return _path(arm, lam, Z[:, n:], Z[:, :n], iterations)
 
     z0 = np.concatenate([u, np.zeros(m)])
-    _, info = load_path(solve_at, z0, steps=steps, adaptive=True, record=True,
-                        where="pneumatic.volume_static")
-    Z = np.array([z0] + info.states)
-    return _path(arm, np.concatenate([[0.0], info.lam]), Z[:, n:], Z[:, :n], info)
+    return _follow(arm, solve_at, z0, steps, "pneumatic.volume_static", path_of)
 
 
 def gas_static(arm, amount, ambient=0.0, steps=10, tol=1e-10, maxiter=30, u0=None):
@@ -674,11 +801,20 @@ def gas_static(arm, amount, ambient=0.0, steps=10, tol=1e-10, maxiter=30, u0=Non
 
     The amount moves linearly from ``ambient V(u0)`` (zero gauge pressure) to ``amount``;
     each step is Newton on :func:`gas_gradient` with the tangent :func:`gas_hessian`
-    (the rank-one p-V terms included; sparse LU).
+    (the rank-one p-V terms included; sparse LU), a step accepted when it lowers the gas
+    potential or the residual (displacement bodies), cut back as in
+    :func:`pressure_static`; an increment that fails is cut and re-grown.
 
     Returns
     -------
     Path (``pressures`` the gauge pressures ``n / V - ambient``)
+
+    Raises
+    ------
+    ValueError
+        A bad argument, named.
+    lib.core.errors.SolveError
+        As :func:`pressure_static`, the converged part as its ``path``.
 
     Examples
     --------
@@ -696,7 +832,7 @@ def gas_static(arm, amount, ambient=0.0, steps=10, tol=1e-10, maxiter=30, u0=Non
     n0 = pa * V0
     scale = _scales(arm, _force_scale(arm, n / V0 - pa, u))
 
-    def solve_at(lam, u):
+    def solve_at(lam, u, admissible):
         nl = n0 + lam * (n - n0)
 
         def fun(u):
@@ -713,15 +849,14 @@ def gas_static(arm, amount, ambient=0.0, steps=10, tol=1e-10, maxiter=30, u0=Non
                             accept="none" if mixed else "energy-or-residual",
                             energy=None if mixed else energy, scale=scale,
                             floor=_floors(arm, u, n / V0 - pa), roundoff="residual",
-                            free=arm.free,
-                            admissible=lambda v: _admissible(arm, v))
+                            free=arm.free, admissible=admissible)
 
-    _, info = load_path(solve_at, u, steps=steps, adaptive=True, record=True,
-                        where="pneumatic.gas_static")
-    lam = np.concatenate([[0.0], info.lam])
-    U = np.array([u] + info.states)
-    P = np.array([(n0 + lk * (n - n0)) / _volumes(arm, uk) - pa for lk, uk in zip(lam, U)])
-    return _path(arm, lam, P, U, info)
+    def path_of(lam, states, iterations):
+        P = np.array([(n0 + lk * (n - n0)) / _volumes(arm, uk) - pa
+                      for lk, uk in zip(lam, states)])
+        return _path(arm, lam, P, states, iterations)
+
+    return _follow(arm, solve_at, u, steps, "pneumatic.gas_static", path_of)
 
 
 def stored_energy(arm, u):

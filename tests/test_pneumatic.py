@@ -343,3 +343,101 @@ def test_pressure_path_with_energy_line_search_follows_large_strokes():
     assert np.abs(coarse.states[-1] - fine.states[-1]).max() < 1e-8
     r = pn.gradient(arm, coarse.states[-1], 0.2)[arm.free]
     assert np.abs(r).max() < 1e-8
+
+
+def test_pressure_path_on_the_fine_mesh_reaches_a_large_stroke_with_default_increments():
+    # 48 x 8 at 0.26 E (about -63 deg) needed >= 52 plain-Newton increments (referee)
+    arm = pn.make_arm(48, 8, "T6")
+    coarse = pn.pressure_static(arm, 0.26)
+    fine = pn.pressure_static(arm, 0.26, steps=52)
+    assert pn.tip_angle(arm, coarse.states[-1]) < np.radians(-55)
+    assert np.abs(coarse.states[-1] - fine.states[-1]).max() < 1e-8
+    assert not any(cv.walls_cross(arm.model, c, coarse.states[-1]) for c in arm.cavities)
+
+
+# --------------------------------------------------------------------------------------
+# self-contact of the cavity walls is not modelled: detected and refused
+# --------------------------------------------------------------------------------------
+def test_polyline_crossing_test_on_hand_made_polygons():
+    star = np.array([[np.cos(t), np.sin(t)] for t in np.pi / 2 + 4 * np.pi / 5 * np.arange(5)])
+    assert cv.polyline_crosses(star)                                   # pentagram
+    spiky = np.array([[np.cos(t) * r, np.sin(t) * r] for t, r in
+                      zip(2 * np.pi / 10 * np.arange(10), [1, 0.3] * 5)])
+    assert not cv.polyline_crosses(spiky)                              # non-convex, simple
+    # only the closing segment crosses: (3,1)->(0,0) through (1,0)->(1,2)
+    assert cv.polyline_crosses(np.array([[0, 0], [1, 0], [1, 2], [3, 2], [3, 1]]))
+    assert not cv.polyline_crosses(np.array([[0, 0], [1, 0], [1, 2], [3, 2], [3, 3],
+                                             [0, 3]]))
+    # collinear neighbours along a straight wall do not count as crossing
+    assert not cv.polyline_crosses(np.array([[0, 0], [1, 0], [2, 0], [2, 1], [0, 1]]))
+
+
+@pytest.mark.parametrize("element", ["T3", "T6"])
+def test_walls_cross_when_the_top_wall_passes_a_side_wall_without_inverting(element):
+    s = make_space(cv.cavity_mesh(16, 4, [(1.0, 1.5, 0.0, 0.25)], element, length=4.0))
+    c = cv.make_cavity(s)
+    X = s.mesh.nodes
+    mid = int(np.flatnonzero(np.isclose(X[:, 0], 1.25) & np.isclose(X[:, 1], 0.25))[0])
+    assert not cv.walls_cross(s, c, np.zeros(s.n_dofs))
+    for to, crosses in [((1.75, 0.1), True), ((1.45, 0.1), False)]:
+        u = np.zeros(s.n_dofs)
+        u[2 * mid:2 * mid + 2] = np.subtract(to, X[mid])
+        # the top wall's middle node moved: past the right wall, or just short of it
+        assert cv.cavity_volume(s, c, u) > 0
+        assert cv.walls_cross(s, c, u) is crosses
+
+
+def _no_crossing(arm, U):
+    return not any(cv.walls_cross(arm.model, c, u[:arm.n_u]) for u in U for c in arm.cavities)
+
+
+def test_vacuum_that_would_pass_a_wall_through_another_is_a_solve_error_with_the_path():
+    # before: p = -0.12 E returned states whose top wall crossed a side wall (referee)
+    with pytest.raises(SolveError, match="cavity walls in contact") as err:
+        pn.pressure_static(ARM, -0.12, steps=40)
+    e = err.value
+    assert e.reason == pn.CONTACT and "converged up to" in str(e)
+    path = e.path
+    assert isinstance(path, pn.Path) and 0.5 < path.load[-1] < 1.0
+    assert np.allclose(path.pressures[:, 0], -0.12 * path.load)
+    assert _no_crossing(ARM, path.states)
+    r = pn.gradient(ARM, path.states[-1], path.pressures[-1])[ARM.free]
+    assert np.abs(r).max() < 1e-8                                      # an equilibrium
+
+
+def test_a_drained_cavity_under_volume_control_is_refused_not_crossed():
+    # before: volume_static(arm, 0.01) returned crossing walls with no element inverted
+    with pytest.raises(SolveError, match="cavity walls in contact") as err:
+        pn.volume_static(ARM, 0.01)
+    path = err.value.path
+    assert path.volumes[-1, 0] < 0.06 and _no_crossing(ARM, path.states)
+    assert np.allclose(path.volumes[-1], 0.125 + path.load[-1] * (0.01 - 0.125), atol=1e-9)
+
+
+def test_a_failed_path_carries_the_part_it_converged():
+    arm = pn.make_arm(24, 4, "T3")
+    with pytest.raises(SolveError) as err:
+        pn.pressure_static(arm, 0.05, steps=2, maxiter=2, tol=1e-14)
+    path = err.value.path
+    assert path.load.tolist() == [0.0] and path.states.shape == (1, arm.n_dofs)
+    assert path.iterations.shape == (0,)
+
+
+def test_a_start_with_crossing_walls_is_refused():
+    c = ARM.cavities[0]
+    X = ARM.model.mesh.nodes
+    top = np.unique(c.edges[np.isclose(X[c.edges, 1], 0.25).all(1)])
+    inner = top[(X[top, 0] > 0.75 + 1e-9) & (X[top, 0] < 1.25 - 1e-9)]
+    u0 = np.zeros(ARM.n_dofs)
+    u0[2 * inner + 1] = -0.4                       # the top wall through the bottom wall
+    assert cv.walls_cross(ARM.model, c, u0)
+    with pytest.raises(ValueError, match="u0"):
+        pn.pressure_static(ARM, 0.01, u0=u0)
+
+
+def test_a_box_off_the_grid_by_round_off_is_stored_on_the_grid():
+    m = cv.cavity_mesh(16, 4, [(1.0 + 1e-10, 2.0, -0.25 - 1e-10, 0.25)], length=4.0)
+    assert m.cavities[0].tolist() == [1.0, 2.0, -0.25, 0.25]
+    assert set(m.cavities[0]) <= set(m.nodes[:, 0]) | set(m.nodes[:, 1])
+    with pytest.raises(ValueError, match="grid lines"):
+        cv.cavity_mesh(16, 4, [(1.0 + 1e-6, 2.0, -0.25, 0.25)], length=4.0)

@@ -42,6 +42,16 @@ volume_gradient(model, cavity, u)         dV/dx = C x (the follower load per uni
 volume_hessian(model, cavity)             d^2V/dx^2 = C (symmetric, constant)
 cavity_load(model, cavity, u, pressure)   the follower load p C x
 load_resultant(model, cavity, u, pressure)   its net force and moment about the origin
+walls_cross(model, cavity, u)             whether the deformed wall loop crosses itself
+
+Limitations
+-----------
+Self-contact is not modelled: nothing stops a wall from passing through another wall of
+the same cavity (a top wall sucked in through a side wall under vacuum, a cavity drained
+by volume control), and such a state can have no inverted element and a positive
+volume.  :func:`walls_cross` detects it (the deformed loop is no longer a simple
+polygon); the solvers of :mod:`lib.pneumatic` refuse such states.  Contact between
+different cavities or with the outer boundary is not checked.
 
 Examples
 --------
@@ -65,7 +75,7 @@ from .element import shape_functions
 from .mesh import Mesh, check_mesh, rectangle_mesh
 
 __all__ = ["CavityMesh", "cavity_mesh", "Cavity", "make_cavity", "cavity_volume",
-           "volume_gradient", "volume_hessian", "cavity_load", "load_resultant"]
+           "volume_gradient", "volume_hessian", "cavity_load", "load_resultant", "walls_cross"]
 
 METHODS = ("boundary", "cells")
 
@@ -104,7 +114,8 @@ def _box_loop(i0, i1, j0, j1, p, my):
 
 
 def _cell_boxes(cavities, nx, ny, length, height):
-    """The cavities as cell-index boxes, checked (ValueError naming ``cavities``)."""
+    """The cavities as cell-index boxes, checked (ValueError naming ``cavities``); a box
+    within ``1e-9 max(nx, ny)`` cells of the grid lines is taken as on them."""
     c = checks.array(cavities, "cavities", shape=(None, 4))
     if c.shape[0] == 0:
         raise ValueError("cavities must hold at least one box (x0, x1, y0, y1), got none")
@@ -144,7 +155,11 @@ def cavity_mesh(nx, ny, cavities, element="T3", length=10.0, height=1.0, diagona
     nx, ny : int >= 1, cells of the full grid
     cavities : (n_cav, 4) boxes ``(x0, x1, y0, y1)`` on grid lines, strictly inside the
         rectangle ``[0, length] x [-height/2, height/2]`` with at least one cell of wall
-        to the boundary and between cavities (else ValueError: "cavity not closed")
+        to the boundary and between cavities (else ValueError: "cavity not closed").  A
+        coordinate within ``1e-9 max(nx, ny)`` cells of a grid line (round-off, ``1/6``
+        typed as a decimal) is snapped to it: ``mesh.cavities`` stores the grid
+        coordinates (those of the mesh's nodes), never the value given; one further off
+        is a ValueError ("must lie on the grid lines").
     element, length, height, diagonal : as :func:`lib.fe.rectangle_mesh`
 
     Returns
@@ -156,6 +171,8 @@ def cavity_mesh(nx, ny, cavities, element="T3", length=10.0, height=1.0, diagona
     >>> m = cavity_mesh(4, 3, [(1.0, 3.0, -1/6, 1/6)], "T3", length=4.0)
     >>> m.nodes.shape, m.elements.shape, m.loops[0].shape        # 20 - 0 inner nodes
     ((20, 2), (20, 3), (6, 2))
+    >>> float(cavity_mesh(4, 3, [(1.0 + 1e-10, 3.0, -1/6, 1/6)], length=4.0).cavities[0, 0])
+    1.0
     >>> cavity_mesh(4, 3, [(0.0, 3.0, -1/6, 1/6)], length=4.0)
     Traceback (most recent call last):
         ...
@@ -175,6 +192,11 @@ def cavity_mesh(nx, ny, cavities, element="T3", length=10.0, height=1.0, diagona
     p = 1 if base.element == "T3" else 2
     my = p * base.ny + 1
     loops = tuple(new[_box_loop(*c, p, my)] for c in cells)
+    # store the boxes snapped to the grid: the coordinates of the mesh's own grid nodes
+    gx = base.nodes[p * np.arange(base.nx + 1) * my, 0]
+    gy = base.nodes[p * np.arange(base.ny + 1), 1]
+    boxes = np.column_stack([gx[cells[:, 0]], gx[cells[:, 1]], gy[cells[:, 2]],
+                             gy[cells[:, 3]]])
     nodes, elements = base.nodes[used], new[el]
     for a in (nodes, elements, boxes, cells) + loops:
         a.setflags(write=False)
@@ -426,3 +448,74 @@ def load_resultant(model, cavity, u, pressure):
     x = _positions(model, checks.vector(u, "u", model.n_dofs))
     return np.array([f[:, 0].sum(), f[:, 1].sum(),
                      float(np.sum(x[:, 0] * f[:, 1] - x[:, 1] * f[:, 0]))])
+
+
+def _polyline(model, cavity, u):
+    """The deformed wall loop as a closed polyline (n_points, 2): the nodes of straight
+    edges; each quadratic edge at ``xi = 0, 1/4, 1/2, 3/4`` (its nodes and quarter
+    points, the next edge supplying ``xi = 1``)."""
+    xe = _positions(model, u)[cavity.edges]                       # [e, a, i]
+    if cavity.edges.shape[1] == 2:
+        return xe[:, 0]
+    xi = np.array([0.0, 0.25, 0.5, 0.75])
+    N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], 1)
+    return np.einsum("qa,eai->eqi", N, xe).reshape(-1, 2)
+
+
+def polyline_crosses(points):
+    """Whether the closed polyline through ``points`` (n, 2), n >= 3, is not simple: two of
+    its segments that are not neighbours cross (each strictly separates the other's
+    end points).  Unchecked kernel of :func:`walls_cross` (public within ``lib`` for
+    tests on hand-made polygons); vectorised over the segment pairs, O(n^2).
+
+    >>> polyline_crosses(np.array([[0, 0], [1, 0], [1, 1], [0, 1]]))        # square
+    False
+    >>> polyline_crosses(np.array([[0, 0], [1, 1], [1, 0], [0, 1]]))        # bow tie
+    True
+    """
+    a = np.asarray(points, dtype=float)
+    b = np.roll(a, -1, axis=0)
+    d = b - a                                                     # segment i: a_i -> b_i
+
+    def side(pts):
+        """[i, j]: the side of segment i that point j is on, sign of cross(d_i, p_j - a_i)."""
+        r = pts[None, :, :] - a[:, None, :]
+        return np.sign(d[:, None, 0] * r[..., 1] - d[:, None, 1] * r[..., 0])
+
+    s_a, s_b = side(a), side(b)
+    split = s_a * s_b < 0                             # segment i strictly separates j's ends
+    cross = split & split.T
+    n = a.shape[0]
+    i, j = np.triu_indices(n, 2)
+    keep = ~((i == 0) & (j == n - 1))                 # the first and last are neighbours
+    return bool(np.any(cross[i[keep], j[keep]]))
+
+
+def walls_cross(model, cavity, u):
+    r"""Whether the cavity's deformed wall loop crosses itself (a wall passed through
+    another): the walls would be in contact, which is not modelled.
+
+    The loop is checked as a closed polyline (:func:`polyline_crosses`): straight edges
+    as they are, each quadratic edge as four chords through its nodes and quarter
+    points (a crossing shallower than the chords' sag, ``~|x''| h^2 / 128`` on an edge
+    of length ``h``, is missed).  Neither an inverted element nor a negative volume is
+    needed for it: a top wall drawn through a side wall leaves both intact.
+
+    Examples
+    --------
+    >>> from lib.fe import make_space
+    >>> s = make_space(cavity_mesh(4, 3, [(1.0, 3.0, -1/6, 1/6)], "T6", length=4.0))
+    >>> c = make_cavity(s)
+    >>> walls_cross(s, c, np.zeros(s.n_dofs))
+    False
+    >>> X = s.mesh.nodes
+    >>> top = np.unique(c.edges[np.isclose(X[c.edges, 1], 1/6).all(1)])
+    >>> inner = top[(X[top, 0] > 1.0) & (X[top, 0] < 3.0)]
+    >>> u = np.zeros(s.n_dofs)
+    >>> u[2 * inner + 1] = -0.5                 # the top wall through the bottom wall
+    >>> walls_cross(s, c, u)
+    True
+    """
+    _check(model, cavity)
+    u = check_u(model, u)
+    return polyline_crosses(_polyline(model, cavity, u))

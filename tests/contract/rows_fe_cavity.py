@@ -69,6 +69,7 @@ CALLS = [
     _call(cv.volume_hessian, u=False),
     _call(cv.cavity_load, pressure=True),
     _call(cv.load_resultant, pressure=True, element="T3"),
+    _call(cv.walls_cross),
 ]
 
 

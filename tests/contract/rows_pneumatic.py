@@ -33,8 +33,18 @@ _ARM = model(position=0, wrong=lambda: fem.cantilever(4, 1, "T3"))
 _PER = lambda position=None, kind=real: Kind(dict(kind().cases,
                                                   **{"wrong-length": _const([0.1, 0.2])}),
                                              position)
+def _crossed(valid):
+    """A start whose first cavity's top wall passes through its bottom wall."""
+    a = _arm()
+    c, X = a.cavities[0], a.model.mesh.nodes
+    top = np.unique(c.edges[np.isclose(X[c.edges, 1], 0.25).all(1)])
+    u = np.zeros(a.n_dofs)
+    u[2 * top[(X[top, 0] > 0.8) & (X[top, 0] < 1.2)] + 1] = -0.4
+    return u
+
+
 _SOLVE = {"steps": integer(low=1), "tol": nonnegative(), "maxiter": integer(low=0),
-          "u0": array(skip=("None",))}
+          "u0": Kind(dict(array(skip=("None",)).cases, crossed=_crossed))}
 
 
 def _row(func, valid, args, tag=""):
