@@ -2752,16 +2752,7 @@ def _check_tendon3d(rod, tendon, name="tendon"):
 
 def _state3d(rod, state, name="state"):
     """A state ``(x, Q)`` of the 3-D rod, checked as :mod:`lib.rod3d` checks its states."""
-    try:
-        if isinstance(state, (np.ndarray, str, bytes)):
-            raise TypeError
-        x, Q = state
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
-                         f"{checks.show(state)}") from None
-    return _rod3d.State(checks.array(x, f"{name}.x", shape=(rod.N, 3)),
-                        checks.quaternions(Q, f"{name}.Q", tol=_rod3d.QUAT_TOL,
-                                           shape=(rod.N, 4)))
+    return _rod3d.State(*checks.poses(state, name, rod.N, rod.N, tol=_rod3d.QUAT_TOL))
 
 
 def _rodrigues(t):

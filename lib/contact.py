@@ -268,12 +268,7 @@ def straight(rod, start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0,
 def _check_state(rod, state, batch=False):
     """The rod (a FreeRod) and its state (x, Q) checked: shapes, finite, unit quaternions."""
     _kind(rod, "rod", FreeRod)
-    if not (isinstance(state, (tuple, list)) and len(state) == 2):
-        raise ValueError(f"state must be a State (x, Q), got {checks.show(state)}")
-    lead = (None,) if batch and np.ndim(state[0]) == 3 else ()
-    x = checks.array(state[0], "state.x", shape=lead + (rod.N + 1, 3))
-    Q = checks.quaternions(state[1], "state.Q", shape=x.shape[:-2] + (rod.N, 4))
-    return x, Q
+    return checks.poses(state, "state", rod.N + 1, rod.N, batch=batch)
 
 
 def _split(rod, V, name):

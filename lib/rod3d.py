@@ -207,16 +207,7 @@ def straight(rod):
 
 def _check_state(rod, state, name="state"):
     """``(x, Q)`` of a state of ``rod``: shapes (N, 3) and (N, 4), finite, Q unit to QUAT_TOL."""
-    try:
-        if isinstance(state, (np.ndarray, str, bytes)):
-            raise TypeError
-        x, Q = state
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a State (x, Q) of the 3-D rod, got "
-                         f"{checks.show(state)}") from None
-    x = checks.array(x, f"{name}.x", shape=(rod.N, 3))
-    Q = checks.quaternions(Q, f"{name}.Q", tol=QUAT_TOL, shape=(rod.N, 4))
-    return x, Q
+    return checks.poses(state, name, rod.N, rod.N, tol=QUAT_TOL)
 
 
 def _retract(rod, state, dq):

@@ -58,7 +58,7 @@ import numpy as np
 _INF = float("inf")
 
 __all__ = ["step_count", "real", "positive", "nonnegative", "integer", "boolean", "array", "vector",
-           "matrix", "choice", "quaternions", "kind", "function", "show"]
+           "matrix", "choice", "quaternions", "poses", "kind", "function", "show"]
 
 
 # --------------------------------------------------------------------------------------
@@ -467,6 +467,30 @@ def quaternions(value, name, tol=1e-8, shape=(None, 4)):
         raise ValueError(f"{name} must hold unit quaternions (| |q| - 1 | <= {tol:g}), got "
                          f"|q| = {float(norms[i]):.6g} in row {i}")
     return q
+
+
+def poses(state, name, n_x, n_q, tol=1e-8, batch=False):
+    """A rod state ``(x, Q)``: ``n_x`` positions ``(n_x, 3)`` and ``n_q`` unit quaternions.
+
+    ``state`` must be a pair (a tuple, a list or a ``NamedTuple`` such as a rod's
+    ``State``), not an array; with ``batch`` a leading axis of states is allowed.
+    Returns ``(x, Q)`` as float arrays.
+
+    >>> x, Q = poses(([[0, 0, 1]], [[1, 0, 0, 0]]), "state", 1, 1)
+    >>> x.shape, Q.shape
+    ((1, 3), (1, 4))
+    >>> poses([[0, 0, 1]], "state", 1, 1)
+    Traceback (most recent call last):
+        ...
+    ValueError: state must be a State (x, Q) of a 3-D rod, got [[0, 0, 1]]
+    """
+    if isinstance(state, (np.ndarray, str, bytes)) or not (
+            isinstance(state, (tuple, list)) and len(state) == 2):
+        raise ValueError(f"{name} must be a State (x, Q) of a 3-D rod, got {show(state)}")
+    lead = (None,) if batch and np.ndim(state[0]) == 3 else ()
+    x = array(state[0], f"{name}.x", shape=lead + (n_x, 3))
+    Q = quaternions(state[1], f"{name}.Q", tol=tol, shape=x.shape[:-2] + (n_q, 4))
+    return x, Q
 
 
 def kind(value, name, cls, description):
