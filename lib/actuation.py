@@ -220,6 +220,7 @@ from .core import checks
 from .core import so3 as _so3
 from .core.errors import SolveError
 from .core.linalg import factor
+from .kernels.banded import SymmetricBanded
 from .fe import cavity as _cavity
 from .fe import roundoff_floor
 from .solvers import load_path, newton_solve
@@ -698,6 +699,12 @@ def _sheath_hessian(rod, tendon, q, symmetrise=True):
     He = np.swapaxes(B, 1, 2) @ (Hz @ B)         # (2k, 7, 7)
     pat = _sheath_pattern(rod, tendon)
     raw = np.bincount(pat["slot"], weights=He[pat["keep"]], minlength=pat["indices"].size)
+    return _pattern_matrix(rod, pat, raw, symmetrise)
+
+
+def _pattern_matrix(rod, pat, raw, symmetrise):
+    """The CSR matrix on a tendon's pattern from the triplets summed into its slots
+    (``symmetrise``: each entry averaged with its transpose)."""
     data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
     nn = rod.ndof
     return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
@@ -859,9 +866,7 @@ def _tendon_hessian(rod, tendon, q, symmetrise=True, seg=None):
     # the triplets summed into the fixed pattern in their order (element blocks, then
     # the angle terms); the symmetric result averages each entry with its transpose
     raw = np.bincount(pat["slot"], weights=vals, minlength=pat["indices"].size)
-    data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
-    nn = rod.ndof
-    return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
+    return _pattern_matrix(rod, pat, raw, symmetrise)
 
 
 _PATTERNS = weakref.WeakKeyDictionary()
@@ -1000,6 +1005,44 @@ def _hessian(rod, tendons, tau, q):
     return H.tocsr()
 
 
+def _band_map(rod, tendon):
+    """Where a tendon's Hessian pattern sits in upper banded storage (cached with the
+    pattern): its half-bandwidth, the upper entries' slots and their flat positions in
+    an ``(u + 1, ndof)`` array of that half-bandwidth (``ab[u + i - j, j]``)."""
+    pat = (_sheath_pattern if tendon.sheath else _eyelet_pattern)(rod, tendon)
+    band = pat.get("band")
+    if band is None:
+        n = rod.ndof
+        rows = np.repeat(np.arange(n), np.diff(pat["indptr"]))
+        cols = pat["indices"].astype(np.int64)
+        up = np.flatnonzero(cols >= rows)
+        u = int((cols - rows).max(initial=0))
+        band = pat["band"] = (u, up, rows[up], cols[up])
+    return band
+
+
+def _tangent(rod, tendons, tau, q, seg=None):
+    """The matrix of :func:`_hessian` as a :class:`lib.kernels.banded.SymmetricBanded`
+    (the rod's banded Hessian plus each tendon's pattern scattered into the band), or the
+    sparse :func:`_hessian` where a tendon spans more than a quarter of the rod's dofs
+    (a band that wide costs more than a sparse LU).  ``seg``: one eyelet tendon with
+    per-segment tensions (``tau`` = [1]), as :func:`_tendon_hessian`."""
+    active = [(t, ti) for t, ti in zip(tendons, tau) if ti]
+    maps = [_band_map(rod, t) for t, _ in active]
+    u = max([_rod.BANDWIDTH] + [m[0] for m in maps])
+    n = rod.ndof
+    if 4 * u > n:
+        if seg is not None:
+            return (_rod.hessian(rod, q) + _tendon_hessian(rod, tendons[0], q, seg=seg)).tocsr()
+        return _hessian(rod, tendons, tau, q)
+    ab = np.zeros((u + 1, n))
+    ab[u - _rod.BANDWIDTH:] = _rod.banded_hessian(rod, q).ab
+    for (t, ti), (_, up, r, c) in zip(active, maps):
+        data = _tendon_hessian(rod, t, q, seg=seg).data     # in the pattern's slot order
+        ab[u + r - c, c] += ti * data[up]
+    return SymmetricBanded.wrap(ab)
+
+
 def _apart(rod, tendons, q):
     """Whether consecutive eyelets of every tendon stay apart and no sheath folds onto
     itself (their length is smooth)."""
@@ -1021,7 +1064,7 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
     floor = 8 * np.finfo(float).eps * (rod.EA + rod.kGA) * max(64.0, rod.N)
     return newton_solve(
         lambda q: (_gradient(rod, tendons, tau, q, load, grav),
-                   lambda: _hessian(rod, tendons, tau, q)),
+                   lambda: _tangent(rod, tendons, tau, q)),
         q, tol, maxiter, max_backtracks=33, where="actuation.static_path",
         accept="energy-or-residual", scale=fscale, floor=floor, roundoff="correction",
         xtol=1e-14 * rod.L, xtol_rel=0.0, energy=lambda q: _energy(rod, tendons, tau, q, load, grav),
@@ -1233,8 +1276,8 @@ def tension_jacobian(rod, tendons, tensions, q, angle=False):
     >>> r = rd.make_rod(20, r_over_L=0.002)
     >>> t = make_tendon(r, 0.002)
     >>> W = tension_jacobian(r, [t], [0.0], rd.straight(r), angle=True)
-    >>> W[:, 0].round(4).tolist()                  # (0, d L^2/(2EI), d L/EI)
-    [-0.0, 0.001, 0.002]
+    >>> W[:, 0].round(5).tolist()    # (0, d L^2/2EI, d s/EI at the last centre s = L - ell/2)
+    [-0.0, 0.001, 0.00195]
     """
     tendons, tau, q = _checked(rod, q, tendons, tensions)[:3]
     return _tension_jacobian(rod, tendons, tau, q, checks.boolean(angle, "angle"))
@@ -1242,7 +1285,7 @@ def tension_jacobian(rod, tendons, tensions, q, angle=False):
 
 def _tension_jacobian(rod, tendons, tau, q, angle):
     B = np.column_stack([_tendon_gradient(rod, t, q) for t in tendons])
-    dq = -factor(_hessian(rod, tendons, tau, q), where="actuation.tension_jacobian").solve(B)
+    dq = -factor(_tangent(rod, tendons, tau, q), where="actuation.tension_jacobian").solve(B)
     rows = [rod.ndof - 2, rod.ndof - 1] + ([rod.ndof - 3] if angle else [])
     return dq[rows]
 
@@ -1950,7 +1993,7 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
         return min(t / Tr, 1.0) * tau_f
 
     def force_at(tau):
-        return lambda u: (_gradient(rod, tendons, tau, u), _hessian(rod, tendons, tau, u))
+        return lambda u: (_gradient(rod, tendons, tau, u), _tangent(rod, tendons, tau, u))
 
     u = _rod.straight(rod)
     v = np.zeros_like(u)
@@ -2230,7 +2273,7 @@ def _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where):
 
     def fun(q):
         g = _rod.gradient(rod, q, load, grav) + _tendon_gradient(rod, tendon, q, seg)
-        return g, lambda: (_rod.hessian(rod, q) + _tendon_hessian(rod, tendon, q, seg=seg)).tocsr()
+        return g, lambda: _tangent(rod, [tendon], [1.0], q, seg=seg)
 
     return newton_solve(fun, q, tol, maxiter, max_backtracks=33, where=where,
                         accept="energy-or-residual", scale=fscale, floor=floor,
@@ -2947,9 +2990,7 @@ def _tendon3d_hessian(rod, tendon, state, symmetrise=True):
     pat = _pattern3d(rod, tendon)
     vals = np.concatenate([He[pat["keep"]], Hz[pat["keep_e"]]])
     raw = np.bincount(pat["slot"], weights=vals, minlength=pat["indices"].size)
-    data = 0.5 * (raw + raw[pat["tperm"]]) if symmetrise else raw
-    nn = rod.ndof
-    return sp.csr_matrix((data, pat["indices"], pat["indptr"]), shape=(nn, nn))
+    return _pattern_matrix(rod, pat, raw, symmetrise)
 
 
 def _strict3d(rod, tendon, state):

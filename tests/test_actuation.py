@@ -72,6 +72,35 @@ def test_tendon_hessian_is_the_jacobian_of_the_tendon_gradient(name):
     assert np.abs(Hu - H).max() <= 1e-14 * np.abs(H).max()
 
 
+def test_banded_tangent_is_the_sparse_hessian():
+    """The Newton tangent assembled straight into band storage (_tangent) is hessian()
+    entry for entry: every routing at once, an unloaded tendon skipped, per-segment
+    tensions of a friction solve; sparse where a tendon's band would be too wide."""
+    from lib.kernels.banded import SymmetricBanded
+    rod = rd.make_rod(16)
+    q = bent_state(rod, seed=2)
+    narrow = [ac.make_tendon(rod, **kw) for kw in (  # TENDONS' routings on a longer rod
+        dict(offset=0.03), dict(offset=-0.02, anchor=8), dict(offset=0.04, offset_end=0.01),
+        dict(offset=0.03, offset_end=-0.03, anchor=12), dict(offset=0.03, sheath=True),
+        dict(offset=0.03, offset_end=-0.03, anchor=12, sheath=True),
+        dict(offset=0.03, offset_end=0.01, anchor=14,
+             eyelets=[0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.61, 0.7, 0.75, 0.85]))]
+    # two disks 0.4 L apart: a chord couples nodes 6 elements apart, too wide for a band
+    wide = ac.make_tendon(rod, -0.02, eyelets=[0.3, 0.7])
+    for ts in (narrow, narrow + [wide]):
+        tau = np.linspace(3.0, 10.0, len(ts))
+        tau[2] = 0.0
+        K = ac.hessian(rod, q, ts, tau).toarray()
+        T = ac._tangent(rod, ts, tau, q)
+        assert isinstance(T, SymmetricBanded) == (wide not in ts)
+        assert np.abs(T.toarray() - K).max() <= 1e-14 * np.abs(K).max()
+    ts = narrow
+    t = ts[0]
+    seg = np.linspace(1.0, 2.0, t.n_eyelets - 1)
+    Ks = (rd.hessian(rod, q) + ac._tendon_hessian(rod, t, q, seg=seg)).toarray()
+    assert np.abs(ac._tangent(rod, [t], [1.0], q, seg=seg).toarray() - Ks).max() <= 1e-14 * np.abs(Ks).max()
+
+
 def test_total_gradient_and_tangent_include_every_tendon():
     rod = rd.make_rod(6)
     ts = [ac.make_tendon(rod, 0.03), ac.make_tendon(rod, -0.02, anchor=3, offset_end=0.0)]

@@ -35,7 +35,8 @@ def assert_same_path(old, new, rtol=0.0):
     assert len(old) == len(new), f"{len(old)} evaluations in the old loop, {len(new)} now"
     for k, (a, b) in enumerate(zip(old, new)):
         scale = max(1.0, float(np.abs(a).max()))
-        assert np.abs(a - b).max() <= rtol * scale, f"evaluation {k} differs"
+        assert np.abs(a - b).max() <= rtol * scale, (
+            f"evaluation {k} differs by {np.abs(a - b).max() / scale:.3g} (relative)")
 
 
 def assert_round_off(a, b, rtol=0.0):
