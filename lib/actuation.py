@@ -219,7 +219,7 @@ from . import rod3d as _rod3d
 from .core import checks
 from .core import so3 as _so3
 from .core.errors import SolveError
-from .core.linalg import factor
+from .core.linalg import cholesky_banded, factor
 from .kernels.banded import SymmetricBanded
 from .fe import cavity as _cavity
 from .fe import roundoff_floor
@@ -905,14 +905,16 @@ def _eyelet_pattern(rod, tendon):
     return pat
 
 
-def _tendon_list(rod, tendons):
-    """The tendons as a list, each made for ``rod``."""
-    tendons = [tendons] if isinstance(tendons, Tendon) else tendons
+def _tendon_list(rod, tendons, cls=None, check=None):
+    """The tendons as a list, each made for ``rod`` (planar :class:`Tendon` checked by
+    :func:`_check_tendon`, or ``cls`` checked by ``check``)."""
+    cls, check = (Tendon, _check_tendon) if cls is None else (cls, check)
+    tendons = [tendons] if isinstance(tendons, cls) else tendons
     if not isinstance(tendons, (list, tuple)) or not tendons:
-        raise ValueError(f"tendons must be a Tendon or a non-empty sequence of them, got "
-                         f"{checks.show(tendons)}")
+        raise ValueError(f"tendons must be a {cls.__name__} or a non-empty sequence of them, "
+                         f"got {checks.show(tendons)}")
     for t in tendons:
-        _check_tendon(rod, t, "tendons")
+        check(rod, t, "tendons")
     return list(tendons)
 
 
@@ -1083,6 +1085,12 @@ def _check_stable(K, tendons, tau, rod, where, step, nsteps, lam, remedy):
     """Refuse an equilibrium whose tangent ``K`` (all dofs are free: the clamp is not a
     dof) is not positive definite: one banded Cholesky (:func:`lib.core.linalg.factor`
     with ``spd=True``); only if it fails, the lowest eigenvalue for the message."""
+    if isinstance(K, SymmetricBanded):           # the planar rod's banded tangent
+        try:
+            cholesky_banded(K.ab, where=where)
+            return
+        except SolveError:
+            K = K.tosparse()
     K = K.tocsr()
     K = 0.5 * (K + K.T)
     if factor(K, where=where, spd=True).kind == "banded Cholesky":
@@ -1197,7 +1205,7 @@ def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-
         for j, qj in enumerate(path.states, start=1):
             if stable == "last" and j < steps:
                 continue
-            _check_stable(_hessian(rod, tendons, taus[j], qj), tendons, taus[j], rod, where,
+            _check_stable(_tangent(rod, tendons, taus[j], qj), tendons, taus[j], rod, where,
                           j, steps, j / steps, _REMEDY2)
     return taus, np.array([q] + path.states)
 
@@ -3079,14 +3087,8 @@ def tendon3d_hessian(rod, tendon, state, symmetrise=True):
 
 
 def _tendon3d_list(rod, tendons, tensions, name="tensions"):
-    tendons = [tendons] if isinstance(tendons, Tendon3D) else tendons
-    if not isinstance(tendons, (list, tuple)) or not tendons:
-        raise ValueError(f"tendons must be a Tendon3D or a non-empty sequence of them, got "
-                         f"{checks.show(tendons)}")
-    for t in tendons:
-        _check_tendon3d(rod, t, "tendons")
-    return list(tendons), checks.array(tensions, name, shape=(len(tendons),), broadcast=True,
-                                       low=0.0)
+    tendons = _tendon_list(rod, tendons, Tendon3D, _check_tendon3d)
+    return tendons, checks.array(tensions, name, shape=(len(tendons),), broadcast=True, low=0.0)
 
 
 def _tendon3d_extra(rod, tendons, tau0, tau1):

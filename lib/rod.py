@@ -994,16 +994,9 @@ def newmark(rod, q0, v0, dt, nsteps, load=None, grav=0.0, every=1, *, beta=0.25,
 
     Parameters
     ----------
-    rod : Rod
-    q0, v0 : ndarray, shape (3N,)
-        Initial state.
-    dt : float
-    nsteps : int
-    load, grav
-        As for :func:`gradient`.
-    every : int
-        Keep every ``every``-th state (the first and the last always); the energy bound
-        is checked at these states (``every=1``: at every step).
+    rod, q0, v0, dt, nsteps, load, grav, every
+        As for :func:`verlet`; the energy bound is checked at the kept states
+        (``every=1``: at every step).
     beta, gamma : float
         Newmark parameters (1/4, 1/2: the trapezoidal rule).
     stop_energy : float, optional

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import rod
 from ..core import checks
-from ._common import axes, interactive
+from ._common import axes, finish, interactive
 
 __all__ = ["tendon_arm_shape", "plot_tendon_arm", "tendon_arm_widget", "cable_arm_shape",
            "plot_cable_arm", "cable_arm_widget", "pneumatic_arm_shape", "plot_pneumatic_arm",
@@ -49,7 +49,7 @@ def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03)
 
 
 def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
-    fig, ax = axes(ax, (5.2, 4.2))
+    _, ax = axes(ax, (5.2, 4.2))
     xy, paths, tip = tendon_arm_shape(tau_tip, tau_back, tau_mid)
     ax.plot(xy[:, 0], xy[:, 1], "k-", lw=3, alpha=0.35, label="centreline")
     for p, c, lab in zip(paths, ("C0", "C3", "C2"),
@@ -61,11 +61,9 @@ def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
     ax.set_xlim(-0.6, 1.1)
     ax.set_xticks([-0.5, 0.0, 0.5, 1.0])
     ax.set_ylim(-0.6, 1.0)
-    ax.set_xlabel("x / L")
-    ax.set_ylabel("y / L")
-    ax.set_title(rf"tip angle {np.degrees(tip[2]):.0f}°")
-    ax.legend(fontsize="small", loc="lower left")
-    return fig
+    return finish(ax, "x / L", "y / L",
+                  rf"tip angle {np.degrees(tip[2]):.0f}°",
+                  legend=dict(fontsize="small", loc="lower left"))
 
 
 def tendon_arm_widget():
@@ -112,7 +110,7 @@ def cable_arm_shape(stroke=0.02, log10_k=6.0, N=20, offset=0.03, gravity=3.0):
 
 
 def plot_cable_arm(stroke=0.02, log10_k=6.0, ax=None):
-    fig, ax = axes(ax, (5.2, 4.2))
+    _, ax = axes(ax, (5.2, 4.2))
     xy, path, tip, tension, switch = cable_arm_shape(stroke, log10_k)
     ax.plot(xy[:, 0], xy[:, 1], "k-", lw=3, alpha=0.35, label="centreline")
     ax.plot(path[:, 0], path[:, 1], "-", color="C0" if tension > 0 else "0.6", lw=1.2,
@@ -121,11 +119,9 @@ def plot_cable_arm(stroke=0.02, log10_k=6.0, ax=None):
     ax.set_aspect("equal")
     ax.set_xlim(-0.3, 1.1)
     ax.set_ylim(-0.6, 0.8)
-    ax.set_xlabel("x / L")
-    ax.set_ylabel("y / L")
-    ax.set_title(rf"$\tau d L/EI$ = {tension * 0.03:.3f}, tip angle {np.degrees(tip[2]):.0f}°")
-    ax.legend(fontsize="small", loc="lower left")
-    return fig
+    return finish(ax, "x / L", "y / L",
+                  rf"$\tau d L/EI$ = {tension * 0.03:.3f}, tip angle {np.degrees(tip[2]):.0f}°",
+                  legend=dict(fontsize="small", loc="lower left"))
 
 
 def cable_arm_widget():
@@ -178,7 +174,7 @@ def pneumatic_arm_shape(pressure=0.1, refine=1):
 
 
 def plot_pneumatic_arm(pressure=0.1, ax=None):
-    fig, ax = axes(ax, (6.4, 3.0))
+    _, ax = axes(ax, (6.4, 3.0))
     outline, chambers, angle, dV = pneumatic_arm_shape(pressure)
     ref, ref_ch, _, _ = pneumatic_arm_shape(0.0)
     ax.plot(ref[:, 0], ref[:, 1], "-", color="0.7", lw=0.8, label="at rest")
@@ -192,11 +188,9 @@ def plot_pneumatic_arm(pressure=0.1, ax=None):
     ax.set_aspect("equal")
     ax.set_xlim(-0.3, 6.6)
     ax.set_ylim(-2.4, 1.0)
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
-    ax.set_title(rf"tip angle {np.degrees(angle):.1f}°, chamber volume change {dV:+.3f}")
-    ax.legend(fontsize="small", loc="lower left")
-    return fig
+    return finish(ax, "x", "y",
+                  rf"tip angle {np.degrees(angle):.1f}°, chamber volume change {dV:+.3f}",
+                  legend=dict(fontsize="small", loc="lower left"))
 
 
 def pneumatic_arm_widget():

@@ -188,6 +188,13 @@ def n_samples(nsteps, every):
 
 
 @kernel
+def _sample_buffers(k, n):
+    """Sample times (k,), states q, v, a (k, n) each and step indices (k,), uninitialised."""
+    return (np.empty(k), np.empty((k, n)), np.empty((k, n)), np.empty((k, n)),
+            np.empty(k, dtype=np.int64))
+
+
+@kernel
 def verlet_run(q0, v0, dt, nsteps, every, m, N, ell, EA, S, EI, rhoA, g, Px, Py, M):
     """Velocity Verlet on M q'' = -grad Pi(q), ``nsteps`` steps in one call.
 
@@ -202,12 +209,7 @@ def verlet_run(q0, v0, dt, nsteps, every, m, N, ell, EA, S, EI, rhoA, g, Px, Py,
         then stop before it).
     """
     n = 3 * N
-    k = n_samples(nsteps, every)
-    T = np.empty(k)
-    Qs = np.empty((k, n))
-    Vs = np.empty((k, n))
-    As = np.empty((k, n))
-    St = np.empty(k, dtype=np.int64)
+    T, Qs, Vs, As, St = _sample_buffers(n_samples(nsteps, every), n)
     q = q0.copy()
     v = v0.copy()
     a = np.empty(n)
@@ -476,12 +478,7 @@ def newmark_run(q0, v0, a0, dt, nsteps, every, m, beta, gamma, tol, maxiter, pre
         finite); the Newton iterations and halvings summed over the accepted solves.
     """
     n = 3 * N
-    k = n_samples(nsteps, every)
-    T = np.empty(k)
-    Qs = np.empty((k, n))
-    Vs = np.empty((k, n))
-    As = np.empty((k, n))
-    St = np.empty(k, dtype=np.int64)
+    T, Qs, Vs, As, St = _sample_buffers(n_samples(nsteps, every), n)
     q = q0.copy()
     v = v0.copy()
     a = a0.copy()
