@@ -1320,8 +1320,10 @@ class InverseResult:
         the gradient of ``distance^2 / 2`` with respect to the tensions, so
         ``d(distance^2/2)/d tau_max_i = -multipliers_i``.  A reached target has
         (numerically) zero multipliers even on a bound it sits on.
-    active : tuple of "upper" / "lower" / "" per tendon: the bound the tension sits on
-        (within 1e-9 max(tau_max))
+    active : tuple of "upper" / "lower" / "fixed" / "" per tendon (and chamber): the bound the
+        variable sits on (within 1e-9 max(tau_max)); "fixed" where its box is a point
+        (``tau_max = 0``, ``pressure_min = pressure_max``), whose multiplier may have
+        either sign
     iterations : int, linearise-QP-solve rounds
     history : (iterations + 1,) distance after each round (of the run that found the result)
     message : str, says whether the search was local or global over the tension box
@@ -1659,19 +1661,22 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
                 res = cand
     tau, q, y, lam, it, dist = res["tau"], res["q"], res["y"], res["lam"], res["it"], res["dist"]
     at = 1e-9 * _box_scale(lo, hi)
-    active = tuple("upper" if tk >= hk - at else "lower" if tk <= lk_ + at else ""
-                   for tk, hk, lk_ in zip(tau, hi, lo))
-    tau = np.where(np.array(active) == "upper", hi, np.where(np.array(active) == "lower", lo, tau))
+    # a variable whose box is a point (pressure_min = pressure_max, tau_max = 0) is "fixed":
+    # it sits on both bounds and its multiplier may have either sign
+    active = tuple("fixed" if hk - lk_ <= at else "upper" if tk >= hk - at
+                   else "lower" if tk <= lk_ + at else "" for tk, hk, lk_ in zip(tau, hi, lo))
+    on_hi = np.isin(np.array(active), ("upper", "fixed"))
+    tau = np.where(on_hi, hi, np.where(np.array(active) == "lower", lo, tau))
     if nc:                          # back to tensions and pressures
         tau, lam = tau * S, lam / S
-        tau = np.where(np.array(active) == "upper", hi * S, np.where(np.array(active) == "lower",
-                                                                   lo * S, tau))
+        tau = np.where(on_hi, hi * S, np.where(np.array(active) == "lower", lo * S, tau))
     reachable = dist <= reach_tol * rod.L
     if reachable:
         msg = f"target reached: distance {dist:.3e} after {it} rounds"
     else:
         on = [(f"tendon {i}" if i < m else f"chamber {i - m}") +
-              f" at its {a} bound (multiplier {lam[i]:.3g})" for i, a in enumerate(active) if a]
+              (" held fixed" if a == "fixed" else f" at its {a} bound") +
+              f" (multiplier {lam[i]:.3g})" for i, a in enumerate(active) if a]
         msg = (f"target unreachable: the nearest reachable tip is {dist:.6g} away"
                + (f"; {', '.join(on)}" if on else "; no bound active (a stationary point of the distance)")
                + f" ({scope}, {starts} start{'s' if starts > 1 else ''})")

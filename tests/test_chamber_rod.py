@@ -251,9 +251,27 @@ def test_zero_pressure_box_is_the_tendon_only_inverse(mixed):
         got = ac.inverse(r, [t], target, tau_max=15.0, chambers=c, pressure_max=0.0,
                          pressure_min=0.0, sweep=sweep)
         assert got.pressures.tolist() == [0.0]
+        assert got.active[1] == "fixed"            # on both bounds: neither label holds
         np.testing.assert_allclose(got.tensions, ref.tensions, rtol=1e-8)
         assert got.distance == pytest.approx(ref.distance, rel=1e-8, abs=1e-12)
         assert got.reachable == ref.reachable
+
+
+def test_a_fixed_pressure_is_labelled_fixed_whatever_its_multiplier_sign(mixed):
+    """A chamber held at 1500 (box [1500, 1500]) with the tendon free reaches the target
+    (multiplier ~0); held at 1000 or 2000 the target is missed and the multiplier takes
+    either sign -- the label is "fixed" both times, never "upper" with a negative one."""
+    r, t, c, target = mixed
+    signs = set()
+    for p in (1000.0, 1500.0, 2000.0):
+        res = ac.inverse(r, [t], target, tau_max=20.0, chambers=[c], pressure_max=p,
+                         pressure_min=p)
+        assert res.active[1] == "fixed" and res.pressures[0] == p
+        assert res.reachable == (p == 1500.0)
+        if not res.reachable:
+            assert "chamber 0 held fixed" in res.message
+            signs.add(np.sign(res.multipliers[1]))
+    assert signs == {-1.0, 1.0}
 
 
 def test_pressure_bounds_and_multiplier_signs(mixed):
