@@ -48,6 +48,14 @@ def tendon_arm_shape(tau_tip=20.0, tau_back=0.0, tau_mid=0.0, N=20, offset=0.03)
     return xy, paths, rod.tip(arm, q)
 
 
+def _shape_frame(ax, xlim, ylim, xlabel, ylabel, title):
+    """An arm-shape panel: equal axes with these limits, labels, title, legend lower left."""
+    ax.set_aspect("equal")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    return finish(ax, xlabel, ylabel, title, legend=dict(fontsize="small", loc="lower left"))
+
+
 def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
     _, ax = axes(ax, (5.2, 4.2))
     xy, paths, tip = tendon_arm_shape(tau_tip, tau_back, tau_mid)
@@ -57,13 +65,9 @@ def plot_tendon_arm(tau_tip=0.0, tau_back=40.0, tau_mid=90.0, ax=None):
                           rf"middle, $+d$: $\tau_3$ = {tau_mid:g}")):
         ax.plot(p[:, 0], p[:, 1], "-", color=c, lw=1.2, label=lab)
     ax.plot([tip[0]], [tip[1]], "ko", ms=4)
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.6, 1.1)
     ax.set_xticks([-0.5, 0.0, 0.5, 1.0])
-    ax.set_ylim(-0.6, 1.0)
-    return finish(ax, "x / L", "y / L",
-                  rf"tip angle {np.degrees(tip[2]):.0f}°",
-                  legend=dict(fontsize="small", loc="lower left"))
+    return _shape_frame(ax, (-0.6, 1.1), (-0.6, 1.0), "x / L", "y / L",
+                        rf"tip angle {np.degrees(tip[2]):.0f}°")
 
 
 def tendon_arm_widget():
@@ -116,12 +120,9 @@ def plot_cable_arm(stroke=0.02, log10_k=6.0, ax=None):
     ax.plot(path[:, 0], path[:, 1], "-", color="C0" if tension > 0 else "0.6", lw=1.2,
             label=f"cable: {'taut' if tension > 0 else 'slack'}, switch at s = {switch:.4f} L")
     ax.plot([tip[0]], [tip[1]], "ko", ms=4)
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.3, 1.1)
-    ax.set_ylim(-0.6, 0.8)
-    return finish(ax, "x / L", "y / L",
-                  rf"$\tau d L/EI$ = {tension * 0.03:.3f}, tip angle {np.degrees(tip[2]):.0f}°",
-                  legend=dict(fontsize="small", loc="lower left"))
+    return _shape_frame(ax, (-0.3, 1.1), (-0.6, 0.8), "x / L", "y / L",
+                        rf"$\tau d L/EI$ = {tension * 0.03:.3f}, "
+                        rf"tip angle {np.degrees(tip[2]):.0f}°")
 
 
 def cable_arm_widget():
@@ -185,12 +186,8 @@ def plot_pneumatic_arm(pressure=0.1, ax=None):
     for k, c in enumerate(chambers):
         ax.fill(c[:, 0], c[:, 1], color="C3", alpha=0.6, lw=0,
                 label="chambers" if k == 0 else None)
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.3, 6.6)
-    ax.set_ylim(-2.4, 1.0)
-    return finish(ax, "x", "y",
-                  rf"tip angle {np.degrees(angle):.1f}°, chamber volume change {dV:+.3f}",
-                  legend=dict(fontsize="small", loc="lower left"))
+    return _shape_frame(ax, (-0.3, 6.6), (-2.4, 1.0), "x", "y",
+                        rf"tip angle {np.degrees(angle):.1f}°, chamber volume change {dV:+.3f}")
 
 
 def pneumatic_arm_widget():
