@@ -332,26 +332,22 @@ def test_a_failed_solve_is_a_solve_error_saying_how_far_it_got():
     assert "pneumatic.pressure_static" in str(e)
 
 
-def test_pressure_path_with_energy_line_search_follows_large_strokes():
-    # plain full-step Newton failed here at 0.02 E per increment (referee); the energy /
-    # residual acceptance follows the path with the default increments, to the same
-    # equilibrium as a path of fine increments
-    arm = pn.make_arm(24, 4, "T6")
-    coarse = pn.pressure_static(arm, 0.2)
-    fine = pn.pressure_static(arm, 0.2, steps=40)
-    assert pn.tip_angle(arm, coarse.states[-1]) < np.radians(-25)
-    assert np.abs(coarse.states[-1] - fine.states[-1]).max() < 1e-8
-    r = pn.gradient(arm, coarse.states[-1], 0.2)[arm.free]
-    assert np.abs(r).max() < 1e-8
-
-
-def test_pressure_path_on_the_fine_mesh_reaches_a_large_stroke_with_default_increments():
+@pytest.mark.parametrize("mesh, p, fine_steps, below_deg", [
+    # plain full-step Newton failed at 0.02 E per increment on 24 x 4 (referee)
+    ((24, 4), 0.2, 40, -25),
     # 48 x 8 at 0.26 E (about -63 deg) needed >= 52 plain-Newton increments (referee)
-    arm = pn.make_arm(48, 8, "T6")
-    coarse = pn.pressure_static(arm, 0.26)
-    fine = pn.pressure_static(arm, 0.26, steps=52)
-    assert pn.tip_angle(arm, coarse.states[-1]) < np.radians(-55)
+    ((48, 8), 0.26, 52, -55)])
+def test_pressure_path_reaches_a_large_stroke_with_default_increments(mesh, p, fine_steps,
+                                                                      below_deg):
+    # the energy / residual acceptance follows the path with the default increments, to
+    # the same equilibrium as a path of fine increments, the cavity walls apart
+    arm = pn.make_arm(*mesh, "T6")
+    coarse = pn.pressure_static(arm, p)
+    fine = pn.pressure_static(arm, p, steps=fine_steps)
+    assert pn.tip_angle(arm, coarse.states[-1]) < np.radians(below_deg)
     assert np.abs(coarse.states[-1] - fine.states[-1]).max() < 1e-8
+    r = pn.gradient(arm, coarse.states[-1], p)[arm.free]
+    assert np.abs(r).max() < 1e-8
     assert not any(cv.walls_cross(arm.model, c, coarse.states[-1]) for c in arm.cavities)
 
 
