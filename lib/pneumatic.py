@@ -494,6 +494,9 @@ def _volume_jacobian(arm, u, p):
 class Path:
     """A quasi-static load path (made by the ``*_static`` solvers).
 
+    A path of adaptive increments (a failed increment cut and re-grown) has more rows
+    than ``steps + 1``; ``load`` says where each is.
+
     Attributes
     ----------
     load : (steps + 1,) load factors 0 .. 1.
@@ -501,9 +504,6 @@ class Path:
     volumes : (steps + 1, n_cav) cavity volumes.
     states : (steps + 1, 2 n_nodes) displacements (row 0: the start).
     iterations : (steps,) Newton iterations of each step.
-
-    A path of adaptive increments (a failed increment cut and re-grown) has more rows
-    than ``steps + 1``; ``load`` says where each is.
     """
 
     load: np.ndarray
