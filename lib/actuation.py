@@ -3126,8 +3126,9 @@ _REMEDY3 = ("use more elements (the limit grows as N^2), or a sheath (the planar
 @_stall_hint
 @_solve_errors
 def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
-                  maxiter=50):
-    r"""Equilibria of the 3-D rod along a straight tension path, 0 to ``tensions``.
+                  maxiter=50, tensions0=None):
+    r"""Equilibria of the 3-D rod along a straight tension path, ``tensions0`` (default 0)
+    to ``tensions``.
 
     :func:`lib.rod3d.static` with the tendons' potential ``sum_i tau_i ell_i`` in its
     ``extra`` hook: the same load path (:func:`lib.solvers.load_path`, uniform), Newton on
@@ -3146,8 +3147,11 @@ def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=
     steps : int >= 1
     load, grav : tip load (3,) or (6,) and gravity, as in :func:`lib.rod3d.static`;
         they grow with the tensions
-    state0 : optional start (default straight), where tensions and loads are zero
+    state0 : optional start (default straight), the equilibrium under ``tensions0`` with
+        no load (the loads grow from zero, as in :func:`lib.rod3d.static`)
     tol, maxiter : as in :func:`lib.rod3d.static`
+    tensions0 : (m,) tensions >= 0 at ``state0`` (default None: 0), e.g. from a path
+        that came before (:func:`static_path`'s ``tensions0`` for the planar rod)
 
     Returns
     -------
@@ -3172,23 +3176,27 @@ def static3d_path(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=
     >>> taus[:, 0].tolist(), [round(float(s.x[-1, 2]), 4) for s in S]   # bends towards +d3
     ([0.0, 2.5, 5.0], [0.0, 0.0502, 0.1006])
     """
-    return _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, True)
+    return _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, True,
+                          tensions0)
 
 
-def _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, check_all):
+def _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter, check_all,
+                   tensions0=None):
     """:func:`static3d_path`, the stability of all its equilibria or only the last checked."""
     tendons, tau1 = _tendon3d_list(_check_rod3d(rod), tendons, tensions)
+    tau0 = np.zeros_like(tau1) if tensions0 is None else _tendon3d_list(
+        rod, tendons, tensions0, "tensions0")[1]
     steps = checks.integer(steps, "steps", low=1)
     state = _rod3d.straight(rod) if state0 is None else _state3d(rod, state0, "state0")
     load = _rod3d.check_load(load)
     grav = checks.real(grav, "grav")
     tol, maxiter = checks.positive(tol, "tol"), checks.integer(maxiter, "maxiter", low=0)
-    tau0 = np.zeros_like(tau1)
     extra = _tendon3d_extra(rod, tendons, tau0, tau1)
     _, states = _rod3d.static(rod, load, grav, steps=steps, state0=state, tol=tol,
                               maxiter=maxiter, extra=extra,
-                              extra_scale=float(tau1.max(initial=0.0)), record=True)
-    taus = np.linspace(0.0, 1.0, steps + 1)[:, None] * tau1[None, :]
+                              extra_scale=float(max(tau1.max(initial=0.0), tau0.max(initial=0.0))),
+                              record=True)
+    taus = tau0[None, :] + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)[None, :]
     for j, st in enumerate(states, start=1):     # at an equilibrium the tangent is symmetric
         if j < steps and not check_all:
             continue
@@ -3202,8 +3210,9 @@ def _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxit
 @_stall_hint
 @_solve_errors
 def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None, tol=1e-10,
-             maxiter=50):
-    """Equilibrium of the 3-D rod under tendon tensions: the last state of :func:`static3d_path`.
+             maxiter=50, tensions0=None):
+    """Equilibrium of the 3-D rod under tendon tensions: the last state of :func:`static3d_path`
+    (the same arguments).
 
     Examples
     --------
@@ -3215,7 +3224,7 @@ def static3d(rod, tendons, tensions, steps=10, load=None, grav=0.0, state0=None,
     0.122
     """
     return _static3d_path(rod, tendons, tensions, steps, load, grav, state0, tol, maxiter,
-                          False)[1][-1]
+                          False, tensions0)[1][-1]
 
 
 # ======================================================================================

@@ -250,6 +250,26 @@ def test_static3d_path_records_each_step_and_starts_straight():
     assert z[0] == 0.0 and np.all(np.diff(z) > 0)
 
 
+def test_static3d_path_continues_from_tensions0():
+    """A path from (state0, tensions0) -- the end of an earlier path -- reaches the
+    equilibrium of one path from zero, with its tension rows starting at tensions0; two
+    tendons, one tension raised and one lowered, so the path is not a scaling."""
+    R = r3.make_rod3d(8)
+    ts = [ac.make_tendon3d(R, (0.0, 0.03)), ac.make_tendon3d(R, (0.03, 0.0), anchor=4)]
+    direct = ac.static3d(R, ts, [4.0, 1.0], steps=4)
+    half = ac.static3d(R, ts, [1.0, 3.0], steps=2)
+    taus, S = ac.static3d_path(R, ts, [4.0, 1.0], steps=3, state0=half, tensions0=[1.0, 3.0])
+    assert taus.tolist() == [[1.0, 3.0], [2.0, 7 / 3], [3.0, 5 / 3], [4.0, 1.0]]
+    assert S[0] is not None and np.array_equal(S[0].x, half.x)
+    assert np.abs(S[-1].x - direct.x).max() < 1e-10 * R.L
+    assert np.abs(S[-1].Q - direct.Q).max() < 1e-10
+    # the same end through static3d with tensions0
+    end = ac.static3d(R, ts, [4.0, 1.0], steps=3, state0=half, tensions0=[1.0, 3.0])
+    assert np.abs(end.x - direct.x).max() < 1e-10 * R.L
+    with pytest.raises(ValueError, match="tensions0"):
+        ac.static3d_path(R, ts, [4.0, 1.0], tensions0=[1.0, -1.0])
+
+
 def test_a_failed_solve_is_an_actuation_solve_error():
     R = r3.make_rod3d(6)
     with pytest.raises(ac.ActuationSolveError) as err:

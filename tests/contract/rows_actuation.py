@@ -333,12 +333,13 @@ def _static3_call(func):
         r = _rod3()
         return (r, [ac.make_tendon3d(r, (0.02, 0.01))], [2.0]), dict(
             steps=1, load=(0.0, -0.1, 0.0), grav=0.1, state0=rod3d.straight(r), tol=1e-10,
-            maxiter=20)
+            maxiter=20, tensions0=[0.0])
     return Call(f"actuation.{func.__name__}", func, valid,
                 {"rod": _ROD3, "tendons": _TENDONS3(1), "tensions": _TENSIONS(2),
                  "load": array(skip=("None",)), "grav": real(), "steps": integer(low=1),
                  "state0": Kind({k: v for k, v in _STATE3.cases.items() if k != "None"}),
-                 "tol": positive(), "maxiter": integer(low=0)})
+                 "tol": positive(), "maxiter": integer(low=0),
+                 "tensions0": _TENSIONS(skip=("None",))})
 
 
 CALLS += [
