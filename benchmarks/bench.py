@@ -99,6 +99,23 @@ def best_of(candidates, rounds=20, min_round=2e-3, timer=None):
     return best
 
 
+def best_with_peer(candidates, peer, steps, dt, rounds, N):
+    """best_of the candidates and, if peer = (step, rod) is given, PyElastica taking the same
+    number of steps of size dt; a peer rod that blew up is an error, not a time."""
+    if peer is not None:
+        step, erod = peer
+
+        def run_pyelastica():
+            for _ in range(steps):
+                step(dt)
+
+        candidates = {**candidates, "pyelastica": run_pyelastica}
+    best = best_of(candidates, rounds=rounds)
+    if peer is not None and not np.all(np.isfinite(erod.position_collection)):
+        raise FloatingPointError(f"PyElastica blew up at N = {N}")
+    return best
+
+
 def _perturbed_state(rod, seed=0):
     """A deformed, non-symmetric state near the straight one (fixed seed)."""
     rng = np.random.default_rng(seed)
@@ -272,22 +289,13 @@ def rod_steps(Ns=(20, 80), rounds=10, verlet_steps=20, newmark_steps=5, newmark_
                  "verlet_run": run_verlet_kernel, "newmark": run_newmark,
                  "newmark_banded": newmark(force_banded), "dg": dg(force, energy_numpy, None),
                  "dg_banded": dg(force_banded, energy, gradient)}
-        pe_rod = None
+        peer = None
         if pyelastica:
             import peers
 
-            pe_step, pe_rod = peers.pyelastica_cantilever(N, r_over_L=rod.r_over_L, nu=rod.nu,
-                                                          ks=rod.ks, tip_force=TIP_LOAD[:2])
-            pe_dt = 0.5 * dt
-
-            def run_pyelastica():
-                for _ in range(verlet_steps):
-                    pe_step(pe_dt)
-
-            cands["pyelastica"] = run_pyelastica
-        best = best_of(cands, rounds=rounds)
-        if pe_rod is not None and not np.all(np.isfinite(pe_rod.position_collection)):
-            raise FloatingPointError(f"PyElastica blew up at N = {N}")
+            peer = peers.pyelastica_cantilever(N, r_over_L=rod.r_over_L, nu=rod.nu, ks=rod.ks,
+                                               tip_force=TIP_LOAD[:2])
+        best = best_with_peer(cands, peer, verlet_steps, 0.5 * dt, rounds, N)
         rows.append({
             "N": N,
             "verlet_numpy": best["verlet_numpy"] / verlet_steps,

@@ -13,13 +13,13 @@ force (0, -1, -0.5), is advanced from rest by
 * PyElastica's ``PositionVerlet`` (numba kernels) at the same dt as lib's Verlet.
 
 Each timed call runs a fixed number of steps from the same start; the result is
-seconds per step (best of interleaved rounds, ``bench.best_of``).
+seconds per step (best of interleaved rounds, ``bench.best_with_peer``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from bench import best_of
+from bench import best_with_peer
 from lib import rod3d as R3
 from lib.crosscheck import elastica_system
 
@@ -48,18 +48,8 @@ def rod3d_steps(Ns=(20, 80, 320), rounds=10, verlet_steps=20, newmark_steps=3,
         if not np.all(np.isfinite(run_verlet().x)):
             raise FloatingPointError(f"lib.rod3d Verlet blew up at N = {N}")
         cands = {"verlet": run_verlet, "verlet_numpy": run_verlet_numpy, "newmark": run_newmark}
-        erod = None
-        if pyelastica:
-            step, erod = elastica_system(N, LOAD)
-
-            def run_pyelastica():
-                for _ in range(verlet_steps):
-                    step(dt)
-
-            cands["pyelastica"] = run_pyelastica
-        best = best_of(cands, rounds=rounds)
-        if erod is not None and not np.all(np.isfinite(erod.position_collection)):
-            raise FloatingPointError(f"PyElastica blew up at N = {N}")
+        peer = elastica_system(N, LOAD) if pyelastica else None
+        best = best_with_peer(cands, peer, verlet_steps, dt, rounds, N)
         rows.append({"N": N, "dt": dt,
                      "verlet": best["verlet"] / verlet_steps,
                      "verlet_numpy": best["verlet_numpy"] / verlet_steps,

@@ -869,6 +869,17 @@ class SolveResult:
         return int(sum(self.iterations))
 
 
+def _extra_terms(body, extra, x, factor):
+    """``extra(u, factor) -> (g, H)`` padded with zeros over the pressure unknowns."""
+    g, H = extra(x[:body.n_u], factor)
+    g = np.asarray(g, dtype=float)
+    if g.shape != (body.n_u,):
+        raise ValueError(f"extra must return g of shape ({body.n_u},), got {g.shape}")
+    if H is not None and body.n_p:
+        H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
+    return np.concatenate([g, np.zeros(body.n_p)]), H
+
+
 def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra=None,
           extra_scale=None, reuse=1, lu="general"):
     r"""Static equilibrium by Newton's method with load increments.
@@ -937,15 +948,6 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
     barrier = body.material.model != "stable-neo-hookean"
     clock, last = {"asm": 0.0, "all": 0.0}, {"relative": 0.0}
 
-    def added(x, factor):
-        g, H = extra(x[:n_u], factor)
-        g = np.asarray(g, dtype=float)
-        if g.shape != (n_u,):
-            raise ValueError(f"extra must return g of shape ({n_u},), got {g.shape}")
-        if H is not None and body.n_p:
-            H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
-        return np.concatenate([g, np.zeros(body.n_p)]), H
-
     def solve_at(lam, x_start):
         fs = load * lam
         state = {"knorm": 0.0, "scale": None}    # the floor's |K| comes from the last tangent
@@ -970,7 +972,7 @@ def solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None, max_cuts=6, extra
             r, sv = _residual(body, x, fs, F=F)
             H_extra = None
             if extra is not None:
-                g_extra, H_extra = added(x, lam)
+                g_extra, H_extra = _extra_terms(body, extra, x, lam)
                 r, sv = r + g_extra, sv + np.abs(g_extra[:n_u])
             state["scale"] = sv
             clock["asm"] += time.perf_counter() - t0

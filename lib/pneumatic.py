@@ -275,8 +275,9 @@ def tip_angle(arm, u):
     corner of the tip face ``X = length``: ``atan2(-(x_top - x_bot), y_top - y_bot)``.
 
     >>> arm = make_arm(24, 4, "T3")
-    >>> tip_angle(arm, np.zeros(arm.n_dofs))
-    0.0
+    >>> path = pressure_static(arm, 0.02, steps=2)
+    >>> round(tip_angle(arm, path.states[-1]), 4)     # the top chambers bend it clockwise
+    -0.0166
     """
     _check_arm(arm)
     return _tip_angle(arm, _u(arm, u))

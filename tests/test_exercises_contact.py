@@ -5,14 +5,9 @@ import math
 
 from lib import contact as C
 from lib.exercises import check, solution
+from slips import hint as _hint
 
 G = C.GRAVITY
-
-
-def _hint(key, answer):
-    verdict = check(key, answer)
-    assert not verdict.correct, (key, answer)
-    return verdict.hint
 
 
 def test_contact1_the_backward_threshold_is_static_and_the_kinetic_one_is_half_of_it():

@@ -241,26 +241,18 @@ def test_mass_matrix_quadrature_is_converged_at_default_points():
     assert np.allclose(M8, M20, rtol=0, atol=1e-14)
 
 
-def test_gradient_matches_finite_differences_of_energy():
-    rng = np.random.default_rng(2)
+@pytest.mark.parametrize("lower, upper, seed", [("energy", "gradient", 2),
+                                                ("gradient", "hessian", 3)])
+def test_derivative_matches_central_differences(lower, upper, seed):
+    """gradient = d energy / dq and hessian = d gradient / dq (symmetric), at a random state."""
     m = pcc.make_pcc(4)
-    q = rng.uniform(-1.5, 1.5, 4)
-    h = 1e-6
-    fd = np.array([(pcc.energy(m, q + h * e, 3.0) - pcc.energy(m, q - h * e, 3.0)) / (2 * h)
-                   for e in np.eye(4)])
-    assert np.allclose(pcc.gradient(m, q, 3.0), fd, rtol=0, atol=1e-8)
-
-
-def test_hessian_matches_finite_differences_of_gradient():
-    rng = np.random.default_rng(3)
-    m = pcc.make_pcc(4)
-    q = rng.uniform(-1.5, 1.5, 4)
-    h = 1e-6
-    fd = np.array([(pcc.gradient(m, q + h * e, 3.0) - pcc.gradient(m, q - h * e, 3.0)) / (2 * h)
-                   for e in np.eye(4)])
-    H = pcc.hessian(m, q, 3.0)
-    assert np.array_equal(H, H.T)
-    assert np.allclose(H, fd, rtol=0, atol=1e-8)
+    q = np.random.default_rng(seed).uniform(-1.5, 1.5, 4)
+    f, df, h = getattr(pcc, lower), getattr(pcc, upper), 1e-6
+    fd = np.array([(f(m, q + h * e, 3.0) - f(m, q - h * e, 3.0)) / (2 * h) for e in np.eye(4)])
+    exact = df(m, q, 3.0)
+    assert np.allclose(exact, fd.T, rtol=0, atol=1e-8)
+    if upper == "hessian":
+        assert np.array_equal(exact, exact.T)
 
 
 def test_gravity_gradient_is_the_generalised_weight_of_the_jacobian():
@@ -393,41 +385,22 @@ def test_simulate_wraps_scipy_rejections_of_events():
 
 
 # ---------------------------------------------------------------- pcc.static on the floors' load path
-def old_static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
-    """lib.pcc.static before lib.solvers.load_path, verbatim (its own load-step loop)."""
-    from scipy.optimize import minimize, root
-    static_energy, static_gradient = pcc.static_energy, pcc.static_gradient
-
+def reference_static(model, force, moment, grav, steps):
+    """An independent path: SciPy's Levenberg-Marquardt on the gradient, step by step from zero."""
+    from scipy.optimize import root
     q = np.zeros(model.n)
-    steps = int(steps)
-    scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
-                abs(moment), abs(grav) * model.rhoA * model.L**2)
-    for j in range(1, steps + 1):
-        lam = j / steps
-        f = (lam * force[0], lam * force[1])
-        args = (f, lam * moment, lam * grav)
-        res = minimize(lambda z: static_energy(model, z, *args) / scale, q,
-                       jac=lambda z: static_gradient(model, z, *args) / scale,
-                       method="BFGS", options={"gtol": 1e-10, "maxiter": 2000})
-        # polish the BFGS minimiser with MINPACK's hybrid Newton on the gradient
-        pol = root(lambda z: static_gradient(model, z, *args) / scale, res.x, method="hybr",
-                   options={"xtol": 1e-13})
-        g_bfgs = np.abs(static_gradient(model, res.x, *args)).max() / scale
-        g = np.abs(static_gradient(model, pol.x, *args)).max() / scale
-        x = pol.x if g <= g_bfgs else res.x
-        g = min(g, g_bfgs)
-        if g > 1e-9:
-            raise RuntimeError(f"PCC statics failed at load step {j}/{steps}: relative "
-                               f"gradient {g:.2e} ({res.message})")
-        q = x
+    for lam in np.arange(1, steps + 1) / steps:
+        loads = ((lam * force[0], lam * force[1]), lam * moment, lam * grav)
+        q = root(lambda z: pcc.static_gradient(model, z, *loads), q, method="lm",
+                 options={"xtol": 1e-15, "ftol": 1e-15}).x
     return q
 
 
-def test_static_on_the_load_path_reproduces_the_old_loop():
-    """Hybrid Newton from the previous equilibrium lands on the old BFGS loop's minimum."""
+def test_static_on_the_load_path_matches_an_independent_solver():
+    """Hybrid Newton from the previous equilibrium lands where Levenberg-Marquardt does."""
     model = pcc.make_pcc(3)
     loads = dict(force=(0.8, -2.5), moment=0.4, grav=1.5, steps=3)
-    q_old, q_new = old_static(model, **loads), pcc.static(model, **loads)
+    q_old, q_new = reference_static(model, **loads), pcc.static(model, **loads)
     assert np.allclose(q_new, q_old, rtol=0, atol=1e-11)
     g = pcc.static_gradient(model, q_new, loads["force"], loads["moment"], loads["grav"])
     assert np.abs(g).max() < 1e-9 * max(model.EI / model.L, 2.5 * model.L)

@@ -2,8 +2,9 @@
 
 ``incompressible.solve`` is :func:`lib.solvers.newton_solve` (per-entry scale and floor,
 divergence test) along an adaptive :func:`lib.solvers.load_path` whose cuts do not
-re-grow; its old body is kept below, verbatim (the module's private helpers called
-through ``inc.``), as the reference it must reproduce evaluation for evaluation.
+re-grow; its old body is kept below, verbatim but for the private helpers it calls
+through ``inc.`` (the extra terms now one of them), as the reference it must reproduce
+evaluation for evaluation.
 """
 import time
 
@@ -39,15 +40,6 @@ def old_incompressible_solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None
     barrier = body.material.model != "stable-neo-hookean"
     iters, clock = [], {"asm": 0.0, "sol": 0.0}
 
-    def added(x, factor):
-        g, H = extra(x[:body.n_u], factor)
-        g = np.asarray(g, dtype=float)
-        if g.shape != (body.n_u,):
-            raise ValueError(f"extra must return g of shape ({body.n_u},), got {g.shape}")
-        if H is not None and body.n_p:
-            H = sp.block_diag([H, sp.csr_matrix((body.n_p, body.n_p))], format="csr")
-        return np.concatenate([g, np.zeros(body.n_p)]), H
-
     def newton(x, factor):
         """Newton at the load factor: (x, iterations, residual, converged)."""
         fs = load * factor
@@ -56,7 +48,7 @@ def old_incompressible_solve(body, load, steps=4, tol=1e-10, maxiter=25, x0=None
             t0 = time.perf_counter()
             r, scale = inc._residual(body, x, fs)
             if extra is not None:
-                g_extra, H_extra = added(x, factor)
+                g_extra, H_extra = inc._extra_terms(body, extra, x, factor)
                 r = r + g_extra
                 scale = scale + np.abs(g_extra[:body.n_u])
             clock["asm"] += time.perf_counter() - t0
