@@ -1056,7 +1056,7 @@ def _apart(rod, tendons, q):
     return True
 
 
-def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
+def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter, where="actuation.static_path"):
     """Newton at fixed tensions, the policy of :func:`lib.rod.static` (table of
     :mod:`lib.solvers.newton`): energy-or-residual line search, a stop at the round-off
     floor of the stiff stretch and shear terms, trial points with collapsed eyelets cut back."""
@@ -1067,7 +1067,7 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter):
     return newton_solve(
         lambda q: (_gradient(rod, tendons, tau, q, load, grav),
                    lambda: _tangent(rod, tendons, tau, q)),
-        q, tol, maxiter, max_backtracks=33, where="actuation.static_path",
+        q, tol, maxiter, max_backtracks=33, where=where,
         accept="energy-or-residual", scale=fscale, floor=floor, roundoff="correction",
         xtol=1e-14 * rod.L, xtol_rel=0.0, energy=lambda q: _energy(rod, tendons, tau, q, load, grav),
         admissible=lambda q: _apart(rod, tendons, q), spd=True)
@@ -1191,16 +1191,16 @@ def _path(rod, tendons, tau0, tau1, steps, q, ramp, load=None, grav=0.0, tol=1e-
     taus = tau0 + np.linspace(0.0, 1.0, steps + 1)[:, None] * (tau1 - tau0)
     if not ramp:            # the straight, unloaded start needs no solve
         try:
-            q, _ = _equilibrium(rod, tendons, taus[0], q, load, grav, tol, maxiter)
+            q, _ = _equilibrium(rod, tendons, taus[0], q, load, grav, tol, maxiter, where)
         except SolveError as err:
             raise err.located(load=0.0) from err
 
     def solve_at(lam, q):
         f = lam if ramp else 1.0
         return _equilibrium(rod, tendons, taus[int(round(lam * steps))], q,
-                            None if load is None else f * load, f * grav, tol, maxiter)
+                            None if load is None else f * load, f * grav, tol, maxiter, where)
 
-    _, path = load_path(solve_at, q, steps=steps, record=True, where="actuation.static_path")
+    _, path = load_path(solve_at, q, steps=steps, record=True, where=where)
     if stable:                  # the loads' potential is linear: the tangent is the tendons'
         for j, qj in enumerate(path.states, start=1):
             if stable == "last" and j < steps:
@@ -1355,7 +1355,8 @@ def _move(rod, tendons, q, tau_from, tau_to):
     """Equilibrium at ``tau_to`` starting from the one at ``tau_from`` (more steps if needed)."""
     for steps in (1, 4, 16):
         try:
-            return _path(rod, tendons, tau_from, tau_to, steps, q, False)[1][-1]
+            return _path(rod, tendons, tau_from, tau_to, steps, q, False,
+                         where="actuation.inverse")[1][-1]
         except SolveError:
             if steps == 16:
                 raise
@@ -1468,7 +1469,8 @@ def _sweep(rod, tendons, ystar, wts, lo, hi, n, M=None):
     axes = [np.linspace(lo[i], hi[i], n) for i in range(m)]
     order = _snake(n, m)
     taus = np.array([[axes[i][k[i]] for i in range(m)] for k in order])
-    q = _path(rod, tendons, ex(np.zeros(m)), ex(taus[0]), 4, _rod.straight(rod), True)[1][-1]
+    q = _path(rod, tendons, ex(np.zeros(m)), ex(taus[0]), 4, _rod.straight(rod), True,
+              where="actuation.inverse")[1][-1]
     dist, states = np.empty(n ** m), [None] * n ** m
     for j, (k, tk) in enumerate(zip(order, taus)):
         if j:
@@ -1578,7 +1580,10 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         ``pressure_max`` missing with chambers, ``pressure_max`` or ``pressure_min``
         given without them.
     ActuationSolveError
-        Only if an equilibrium solve itself fails (says how far it got).
+        If an equilibrium solve itself fails (says how far it got), or with
+        ``reason="unstable equilibrium"`` if the equilibrium found is not stable (its
+        tangent is not positive definite, as :func:`static_path` refuses: eyelet tendons
+        whose tensions sum past about ``4 EI/ell^2``, e.g. forced there by ``tau_min``).
 
     Examples
     --------
@@ -1624,7 +1629,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
                             shape=(nc,), broadcast=True)
         if np.any(p_hi < p_lo):
             raise ValueError(f"pressure_max must be >= pressure_min, got {p_hi.tolist()} < "
-                             f"{p_lo.tolist()}")
+                             f"{p_lo.tolist()}" + ("" if pressure_min is not None else
+                             " (pressure_min defaults to 0: give it, negative, for a vacuum)"))
         lo, hi = np.concatenate([lo, p_lo]), np.concatenate([hi, p_hi])
         sheaths, M = _expansion(tendons, chambers)
         # tensions and pressures differ in units by orders of magnitude: the rounds work
@@ -1646,7 +1652,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ex = (lambda u: u) if M is None else (lambda u: M @ u)
     q = _rod.straight(rod) if q0 is None else _check_q(rod, q0, "q0").copy()
     if q0 is None and any(tau):
-        q = _path(rod, sheaths, ex(0 * tau), ex(tau), 4, q, True)[1][-1]
+        q = _path(rod, sheaths, ex(0 * tau), ex(tau), 4, q, True, where="actuation.inverse")[1][-1]
 
     res = _local_inverse(rod, sheaths, ystar, wts, lo, hi, tau, q, tol, maxiter, M)
     starts, scope = 1, "local"
@@ -1660,6 +1666,9 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
             if cand["dist"] < res["dist"] - 1e-12 * rod.L:
                 res = cand
     tau, q, y, lam, it, dist = res["tau"], res["q"], res["y"], res["lam"], res["it"], res["dist"]
+    # the equilibrium returned must be stable, as static_path's are (one banded Cholesky)
+    _check_stable(_tangent(rod, sheaths, ex(tau), q), sheaths, ex(tau), rod, "actuation.inverse",
+                  None, None, None, _REMEDY2 + " or lower tau_min")
     at = 1e-9 * _box_scale(lo, hi)
     # a variable whose box is a point (pressure_min = pressure_max, tau_max = 0) is "fixed":
     # it sits on both bounds and its multiplier may have either sign
@@ -2306,6 +2315,9 @@ def _friction_step(rod, tendon, tau_m, mu, old, q, load, grav, tol, maxiter, fp_
         seg = new
         if change <= fp_tol * max(tau_m, _TINY):
             q, _ = _seg_equilibrium(rod, tendon, seg, q, load, grav, tol, maxiter, where)
+            # stable at the frozen tensions, as static_path's equilibria must be
+            _check_stable(_tangent(rod, [tendon], [1.0], q, seg=seg), [tendon],
+                          [float(seg.max(initial=0.0))], rod, where, None, None, None, _REMEDY2)
             return q, seg, it
     raise ActuationSolveError(where=where, iteration=fp_maxiter, residual=change,
                               tol=fp_tol * tau_m, reason="maxiter",
@@ -2357,7 +2369,9 @@ def friction_static(rod, tendon, motor_tension, mu, direction="loading", steps=1
     ValueError
         Naming a bad argument (``mu < 0``, a sheath tendon, NaN).
     ActuationSolveError
-        Newton or the fixed point did not converge.
+        Newton or the fixed point did not converge; or ``reason="unstable equilibrium"``
+        if a step's equilibrium is not stable at its frozen segment tensions (as
+        :func:`static_path` refuses).
 
     Examples
     --------
@@ -2425,7 +2439,9 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
     ValueError
         Naming a bad argument.
     ActuationSolveError
-        Newton or the fixed point did not converge at a step (it is named).
+        Newton or the fixed point did not converge at a step (it is named), or a step's
+        equilibrium is not stable (``reason="unstable equilibrium"``, as in
+        :func:`friction_static`).
 
     Examples
     --------
@@ -2464,7 +2480,7 @@ def friction_sweep(rod, tendon, motor_tensions, mu, load=None, grav=0.0, q0=None
         try:
             q, old = advance(t_prev, float(t), q, old, max_cuts)
         except SolveError as err:
-            raise err.located(step=i, nsteps=tm.size) from err
+            raise err.located(step=i + 1, nsteps=tm.size) from err   # counted from 1
         t_prev = float(t)
         Q.append(q)
         T.append(old)
@@ -2580,7 +2596,7 @@ def cable_stroke_static(rod, tendon, stroke, stiffness=None, steps=10, load=None
         q_free = q
     else:
         q_free = _path(rod, [tendon], zero, zero, steps, q, q0 is None, load, grav, tol,
-                       maxiter)[1][-1]
+                       maxiter, where="actuation.cable_stroke_static")[1][-1]
     switch = l_ref - _length(rod, tendon, q_free)
     if stroke <= switch:
         return CableResult(q_free, 0.0, True, float(switch))

@@ -521,6 +521,20 @@ def test_inverse_rejects_a_non_finite_target_and_static_a_negative_tension():
         ac.pressure_force(m, ac.make_chamber(m), np.zeros(m.n_dofs), np.inf)
 
 
+def test_inverse_refuses_an_unstable_equilibrium_as_static_does():
+    """tau_min = 80 > 4 EI/ell^2 = 64 forces a centred eyelet tendon past the chords' buckling
+    load: the straight rod is an equilibrium there, but not a stable one."""
+    rod = rd.make_rod(4)
+    t = ac.make_tendon(rod, 0.0)
+    with pytest.raises(ac.ActuationSolveError, match="not positive definite") as err:
+        ac.inverse(rod, [t], (1.0, 0.0), tau_min=80.0, tau_max=100.0)
+    assert err.value.reason == "unstable equilibrium" and err.value.where == "actuation.inverse"
+    with pytest.raises(ac.ActuationSolveError, match="not positive definite"):
+        ac.static(rod, [t], [80.0])
+    res = ac.inverse(rod, [t], (1.0, 0.0), tau_min=50.0, tau_max=60.0)    # below: stable
+    assert res.tensions[0] == 50.0 and res.active == ("lower",)
+
+
 # -------------------------------------------------------------------------------- explore
 def test_explore_tendon_arm_is_the_static_equilibrium_and_rejects_a_negative_tension():
     from lib import explore

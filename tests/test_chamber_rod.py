@@ -298,6 +298,7 @@ def test_pressure_bounds_and_multiplier_signs(mixed):
 
 @pytest.mark.parametrize("kwargs, name", [
     (dict(pressure_max=-1.0, pressure_min=0.0), "pressure_max"),
+    (dict(pressure_max=-1.0), r"pressure_min defaults to 0: give it, negative, for a vacuum"),
     (dict(pressure_max=np.nan), "pressure_max"), (dict(pressure_max=1.0, pressure_min=np.nan),
                                                  "pressure_min"),
     (dict(pressure_max=None), "pressure_max"), (dict(pressure_max=[1.0, 2.0]), "pressure_max"),

@@ -295,7 +295,7 @@ def test_friction_sweep_splits_a_failing_step_and_lands_on_the_slipping_equilibr
     r = rd.make_rod(40)
     t = ac.make_tendon(r, 0.03)
     top = 1.3 * np.pi / 0.03
-    with pytest.raises(ac.ActuationSolveError, match="step 1/3"):
+    with pytest.raises(ac.ActuationSolveError, match="step 2/3"):     # the second tension
         ac.friction_sweep(r, t, [0.0, top, 0.0], 1.2, max_cuts=0)
     Q, T = ac.friction_sweep(r, t, [0.0, top, 0.0], 1.2)
     q_slip, seg = ac.friction_static(r, t, top, 1.2, steps=10)
@@ -310,3 +310,17 @@ def test_an_empty_sweep_and_a_stroke_of_the_whole_cable_are_named():
         ac.friction_sweep(r, t, [], 0.1)
     with pytest.raises(ValueError, match="stroke"):
         ac.cable_stroke_static(r, t, 2.0)
+
+
+def test_friction_solvers_refuse_an_unstable_equilibrium_and_name_the_step():
+    """A centred eyelet tendon (no wrap, no friction loss) past the chords' buckling load
+    4 EI/ell^2 = 64 of make_rod(4): refused as static refuses it, at the step that crosses."""
+    rod = rd.make_rod(4)
+    t = ac.make_tendon(rod, 0.0)
+    with pytest.raises(ac.ActuationSolveError, match=r"step (7|8)/10: unstable equilibrium") as e:
+        ac.friction_static(rod, t, 80.0, 0.1)
+    assert e.value.reason == "unstable equilibrium"
+    with pytest.raises(ac.ActuationSolveError, match=r"step 2/2: unstable equilibrium"):
+        ac.friction_sweep(rod, t, [40.0, 80.0], 0.1)
+    q, tau = ac.friction_static(rod, t, 50.0, 0.1)          # below the limit: stable
+    assert np.allclose(tau, 50.0, rtol=0, atol=1e-12)
