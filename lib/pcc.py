@@ -710,7 +710,10 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     ValueError
         Bad input, named.
     SolveError
-        A minimisation that fails, naming its load step and the gradient reached.
+        A minimisation that fails, naming its load step and the gradient reached; or
+        ``reason="unstable equilibrium"`` where the state reached is a saddle (the straight
+        arm under an axial compression past buckling: the gradient vanishes there by
+        symmetry; a small transverse load selects the buckled branch).
 
     >>> q = static(make_pcc(1), moment=0.5, steps=1)
     >>> round(float(q[0]), 8)          # pure moment: q = M L / EI
@@ -722,22 +725,24 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
                 abs(moment), abs(grav) * model.rhoA * model.L**2)
 
+    def strict_minimum(x, grad):
+        """Whether the central-difference Hessian of the energy at x is positive definite."""
+        dz = 1e-6 * max(1.0, float(np.abs(x).max()))
+        H = np.array([(grad(x + dz * e) - grad(x - dz * e)) / (2 * dz) for e in np.eye(model.n)])
+        try:
+            np.linalg.cholesky(0.5 * (H + H.T))
+        except np.linalg.LinAlgError:
+            return False
+        return True
+
     def stable_root(q, args):
         """Hybrid Newton on the gradient from the previous equilibrium; the root is kept
-        only where it is a strict minimum (the central-difference Hessian of the energy is
-        positive definite), else None."""
+        only where it is a strict minimum, else None."""
         grad = lambda z: _static_gradient(model, z, *args) / scale  # noqa: E731
         pol = root(grad, q, method="hybr", options={"xtol": 1e-13})
         if not np.all(np.isfinite(pol.x)) or not np.abs(grad(pol.x)).max() <= 1e-9:
             return None
-        dz = 1e-6 * max(1.0, float(np.abs(pol.x).max()))
-        H = np.array([(grad(pol.x + dz * e) - grad(pol.x - dz * e)) / (2 * dz)
-                      for e in np.eye(model.n)])
-        try:
-            np.linalg.cholesky(0.5 * (H + H.T))
-        except np.linalg.LinAlgError:
-            return None
-        return pol.x
+        return pol.x if strict_minimum(pol.x, grad) else None
 
     def solve_at(lam, q):
         args = ((lam * force[0], lam * force[1]), lam * moment, lam * grav)
@@ -757,6 +762,14 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
         if not g <= 1e-9:
             raise SolveError(f"BFGS: {res.message}", iteration=res.nit, residual=g * scale,
                              relative=g, tol=1e-9, reason="gradient above tolerance")
+        if not strict_minimum(x, lambda z: _static_gradient(model, z, *args) / scale):
+            # BFGS stays on a saddle it starts on: the straight arm under an axial
+            # compression past buckling, where the gradient vanishes by symmetry
+            raise SolveError("the equilibrium reached is not a minimum (the Hessian is not "
+                             "positive definite): a symmetric state past a bifurcation, e.g. "
+                             "the straight arm compressed past buckling; a small transverse "
+                             "load picks the branch", iteration=res.nit, residual=g * scale,
+                             relative=g, tol=1e-9, reason="unstable equilibrium")
         return x, res.nit
 
     return load_path(solve_at, np.zeros(model.n), steps=steps, where="pcc.static")[0]

@@ -434,6 +434,20 @@ def test_static_failure_is_a_solve_error_naming_the_load_step(monkeypatch):
     assert ei.value.step == 1 and ei.value.relative > 1e-9
 
 
+def test_static_refuses_the_straight_saddle_past_buckling_and_follows_an_imperfection():
+    """Axial compression F past the cantilever's buckling load pi^2 EI / (4 L^2): the straight
+    arm is an equilibrium by symmetry but a saddle.  A small transverse load picks the
+    buckled branch, a minimum whose tip is well off the axis."""
+    model = pcc.make_pcc(3)
+    F = 1.2 * np.pi ** 2 / 4
+    with pytest.raises(SolveError, match="not a minimum") as ei:
+        pcc.static(model, force=(-F, 0.0), steps=1)
+    assert ei.value.reason == "unstable equilibrium"
+    assert np.allclose(pcc.static(model, force=(-0.8 * np.pi ** 2 / 4, 0.0), steps=1), 0.0)
+    q = pcc.static(model, force=(-F, 1e-3), steps=5)
+    assert pcc.tip(model, q)[1] > 0.2 * model.L                   # buckled, towards the load
+
+
 @pytest.mark.parametrize("EI", [1e-150, 1e150])
 def test_extreme_but_legal_stiffness_gives_the_scaled_answer(EI):
     """A pure tip moment M bends every segment by M ell / EI, whatever the scale of EI."""
