@@ -208,8 +208,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.linalg as sla
-import scipy.sparse.linalg as spla
 from scipy.linalg import null_space
 
 from . import fem as _fem
@@ -219,7 +217,7 @@ from . import rod3d as _rod3d
 from .core import checks
 from .core import so3 as _so3
 from .core.errors import SolveError
-from .core.linalg import cholesky_banded, factor
+from .core.linalg import factor, require_positive_definite
 from .kernels.banded import SymmetricBanded
 from .fe import cavity as _cavity
 from .fe import roundoff_floor
@@ -1073,43 +1071,23 @@ def _equilibrium(rod, tendons, tau, q, load, grav, tol, maxiter, where="actuatio
         admissible=lambda q: _apart(rod, tendons, q), spd=True)
 
 
-def _lowest_eigenvalue(K):
-    """The lowest eigenvalue of the symmetric sparse K (dense below 3000 dofs)."""
-    n = K.shape[0]
-    if n <= 3000:
-        return float(sla.eigh(K.toarray(), eigvals_only=True, subset_by_index=[0, 0])[0])
-    return float(spla.eigsh(K, k=1, which="SA", return_eigenvectors=False)[0])
-
-
 def _check_stable(K, tendons, tau, rod, where, step, nsteps, lam, remedy):
     """Refuse an equilibrium whose tangent ``K`` (all dofs are free: the clamp is not a
-    dof) is not positive definite: one banded Cholesky (:func:`lib.core.linalg.factor`
-    with ``spd=True``); only if it fails, the lowest eigenvalue for the message."""
-    if isinstance(K, SymmetricBanded):           # the planar rod's banded tangent
-        try:
-            cholesky_banded(K.ab, where=where)
-            return
-        except SolveError:
-            K = K.tosparse()
-    K = K.tocsr()
-    K = 0.5 * (K + K.T)
-    if factor(K, where=where, spd=True).kind == "banded Cholesky":
-        return
-    low = _lowest_eigenvalue(K)
-    if low > 0.0:                       # the band was too wide for the banded Cholesky
-        return
+    dof) is not positive definite (:func:`lib.core.linalg.require_positive_definite`),
+    naming the chords' buckling where eyelet tendons pull."""
     chords = float(sum(max(float(ti), 0.0) for t, ti in zip(tendons, tau)
                        if not getattr(t, "sheath", False)))
-    limit = 4.0 * rod.EI / rod.ell**2
-    why = f"the tangent stiffness is not positive definite (lowest eigenvalue {low:.4g})"
+    hint = None
     if chords > 0.0:
-        why += (f"; straight chords between eyelets at the element centres buckle the discrete "
-                f"rod once the eyelet tendons' tensions sum to about 4 EI/ell^2 = {limit:.4g} "
-                f"(earlier when that is not small against the shear stiffness kGA = "
-                f"{rod.kGA:.4g}; here sum tau = {chords:.4g}; the continuum rod does not "
-                f"buckle): {remedy}")
-    raise ActuationSolveError(why, where=where, step=step, nsteps=nsteps, load=lam,
-                              reason="unstable equilibrium")
+        hint = (f"straight chords between eyelets at the element centres buckle the discrete "
+                f"rod once the eyelet tendons' tensions sum to about 4 EI/ell^2 = "
+                f"{4.0 * rod.EI / rod.ell**2:.4g} (earlier when that is not small against the "
+                f"shear stiffness kGA = {rod.kGA:.4g}; here sum tau = {chords:.4g}; the "
+                f"continuum rod does not buckle): {remedy}")
+    try:
+        require_positive_definite(K, where=where, hint=hint)
+    except SolveError as err:
+        raise err.recast(ActuationSolveError).located(step, nsteps=nsteps, load=lam) from None
 
 
 @_stall_hint

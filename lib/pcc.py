@@ -80,6 +80,7 @@ from scipy.optimize import minimize, root
 from . import kernels as _kernels
 from .core import checks, quadrature
 from .core.errors import SolveError
+from .core.linalg import require_positive_definite
 from .solvers.continuation import load_path
 
 __all__ = [
@@ -725,13 +726,16 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
     scale = max(model.EI / model.L, abs(force[0]) * model.L, abs(force[1]) * model.L,
                 abs(moment), abs(grav) * model.rhoA * model.L**2)
 
-    def strict_minimum(x, grad):
-        """Whether the central-difference Hessian of the energy at x is positive definite."""
+    def fd_hessian(x, grad):
+        """The central-difference Hessian of the (scaled) energy at x."""
         dz = 1e-6 * max(1.0, float(np.abs(x).max()))
-        H = np.array([(grad(x + dz * e) - grad(x - dz * e)) / (2 * dz) for e in np.eye(model.n)])
+        return np.array([(grad(x + dz * e) - grad(x - dz * e)) / (2 * dz) for e in np.eye(model.n)])
+
+    def strict_minimum(x, grad):
+        """Whether the central-difference Hessian at x is positive definite."""
         try:
-            np.linalg.cholesky(0.5 * (H + H.T))
-        except np.linalg.LinAlgError:
+            require_positive_definite(fd_hessian(x, grad))
+        except SolveError:
             return False
         return True
 
@@ -762,14 +766,12 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
         if not g <= 1e-9:
             raise SolveError(f"BFGS: {res.message}", iteration=res.nit, residual=g * scale,
                              relative=g, tol=1e-9, reason="gradient above tolerance")
-        if not strict_minimum(x, lambda z: _static_gradient(model, z, *args) / scale):
-            # BFGS stays on a saddle it starts on: the straight arm under an axial
-            # compression past buckling, where the gradient vanishes by symmetry
-            raise SolveError("the equilibrium reached is not a minimum (the Hessian is not "
-                             "positive definite): a symmetric state past a bifurcation, e.g. "
-                             "the straight arm compressed past buckling; a small transverse "
-                             "load picks the branch", iteration=res.nit, residual=g * scale,
-                             relative=g, tol=1e-9, reason="unstable equilibrium")
+        # BFGS stays on a saddle it starts on: the straight arm under an axial compression
+        # past buckling, where the gradient vanishes by symmetry
+        require_positive_definite(
+            fd_hessian(x, lambda z: _static_gradient(model, z, *args) / scale), where="pcc.static",
+            hint="a symmetric state past a bifurcation, e.g. the straight arm compressed past "
+                 "buckling; a small transverse load picks the branch")
         return x, res.nit
 
     return load_path(solve_at, np.zeros(model.n), steps=steps, where="pcc.static")[0]

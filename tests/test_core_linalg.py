@@ -216,3 +216,42 @@ def test_fem_static_with_banded_cholesky_equals_superlu_to_round_off(monkeypatch
     monkeypatch.setattr(linalg, "_BAND_FILL", 0.0)
     u_lu = fem.static(m, load, steps=3)
     assert np.abs(u_chol - u_lu).max() <= 1e-12 * np.abs(u_lu).max()
+
+
+# ------------------------------------------------------------ require_positive_definite
+def _laplacian(n, shift=0.0):
+    return sp.diags([-np.ones(n - 1), (2.0 + shift) * np.ones(n), -np.ones(n - 1)], [-1, 0, 1])
+
+
+@pytest.mark.parametrize("storage", ["dense", "sparse", "banded"])
+def test_require_positive_definite_passes_spd_and_names_the_lowest_eigenvalue(storage):
+    """The 1-D Laplacian shifted by s has lowest eigenvalue s + 2 - 2 cos(pi/(n+1)): positive
+    for s = 0 (passes), negative for s = -0.1 (refused with that eigenvalue), in every
+    storage, including a band too wide for the banded Cholesky (eigenvalue decides)."""
+    from lib.kernels.banded import SymmetricBanded
+
+    n = 40
+    low = -0.1 + 2 - 2 * np.cos(np.pi / (n + 1))
+    for shift, ok in ((0.0, True), (-0.1, False)):
+        A = _laplacian(n, shift)
+        if storage == "dense":
+            A = A.toarray()
+        elif storage == "banded":
+            ab = np.zeros((2, n))
+            ab[0, 1:], ab[1] = -1.0, 2.0 + shift
+            A = SymmetricBanded(ab)
+        if ok:
+            assert linalg.require_positive_definite(A, where="K") is None
+            continue
+        with pytest.raises(SolveError, match=r"^K: unstable equilibrium; the tangent stiffness "
+                                             r"is not positive definite \(lowest eigenvalue "
+                                             r"(-[0-9.e-]+)\); hint$") as err:
+            linalg.require_positive_definite(A, where="K", hint="hint")
+        assert err.value.reason == "unstable equilibrium"
+        assert float(str(err.value).split("eigenvalue ")[1].split(")")[0]) == pytest.approx(
+            low, rel=1e-3)
+    wide = sp.random(n, n, density=0.3, random_state=1)
+    wide = (wide + wide.T + 30 * sp.eye(n)).tocsr()       # SPD by diagonal dominance, wide band
+    assert linalg.require_positive_definite(wide) is None
+    with pytest.raises(SolveError, match="non-finite"):
+        linalg.require_positive_definite(np.array([[np.nan, 0.0], [0.0, 1.0]]))

@@ -440,7 +440,7 @@ def test_static_refuses_the_straight_saddle_past_buckling_and_follows_an_imperfe
     buckled branch, a minimum whose tip is well off the axis."""
     model = pcc.make_pcc(3)
     F = 1.2 * np.pi ** 2 / 4
-    with pytest.raises(SolveError, match="not a minimum") as ei:
+    with pytest.raises(SolveError, match=r"load step 1/1.*not positive definite") as ei:
         pcc.static(model, force=(-F, 0.0), steps=1)
     assert ei.value.reason == "unstable equilibrium"
     assert np.allclose(pcc.static(model, force=(-0.8 * np.pi ** 2 / 4, 0.0), steps=1), 0.0)

@@ -227,6 +227,24 @@ def test_static_failure_names_load_step_and_residual():
         rod.static(r, (0.0, -8.0, 0.0), steps=1, maxiter=1)
 
 
+def test_static_refuses_a_saddle_and_follows_the_buckled_branch():
+    """Axial compression 1.5 x the cantilever's buckling load pi^2 EI/(4 L^2): the straight
+    rod is an equilibrium by symmetry but a saddle (refused, at the last load step); with
+    a 1e-3 transverse load ten steps still end on a saddle, fifty follow the stable branch
+    (the elastica: tip angle 1.72 rad, well past the straight axis)."""
+    r = rod.make_rod(20)
+    F = 1.5 * np.pi ** 2 / 4
+    for load in ((-F, 0.0, 0.0), (-F, 1e-3, 0.0)):
+        with pytest.raises(rod.StaticSolveError, match=r"load step 10/10 .*not positive "
+                                                       r"definite") as err:
+            rod.static(r, load)
+        assert err.value.reason == "unstable equilibrium"
+    x, y, th = rod.tip(r, rod.static(r, (-F, 1e-3, 0.0), steps=50))
+    assert y > 0.5 and th > 1.5
+    assert np.allclose(rod.static(r, (-0.8 * np.pi ** 2 / 4, 0.0, 0.0))[1::3][-1], 1 - 0.8 *
+                       np.pi ** 2 / 4 / r.EA, rtol=1e-9)            # below buckling: straight
+
+
 # ---------------------------------------------------------------- input checks
 
 @pytest.mark.parametrize("kwargs,name", [

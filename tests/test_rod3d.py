@@ -370,6 +370,22 @@ def test_bad_input_raises_value_error_naming_the_argument():
         R3.critical_twist(m, bracket=(1.0, 2.0))
 
 
+def test_static_refuses_a_saddle_and_an_imperfection_buckles_it():
+    """The straight 3-D rod compressed 1.5 x past buckling is a saddle: refused, with the
+    same lowest eigenvalue as the planar rod's; an imperfection out of plane (z) buckles it
+    to the planar elastica's tip (rotated into x-z)."""
+    m = R3.make_rod3d(20)
+    F = 1.5 * np.pi ** 2 / 4
+    with pytest.raises(R3.StaticSolveError, match=r"load step 10/10 .*lowest eigenvalue "
+                                                  r"-0\.0517") as err:
+        R3.static(m, (-F, 0.0, 0.0))
+    assert err.value.reason == "unstable equilibrium"
+    p, _ = R3.tip(m, R3.static(m, (-F, 0.0, 0.05)))
+    r2 = rod.make_rod(20)
+    x, y, _ = rod.tip(r2, rod.static(r2, (-F, 0.05, 0.0)))
+    assert np.allclose(p, [x, 0.0, y], rtol=0, atol=1e-9)
+
+
 def test_static_failure_says_how_far_it_got():
     m = R3.make_rod3d(6)
     with pytest.raises(R3.StaticSolveError, match="load step"):

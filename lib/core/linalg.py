@@ -17,7 +17,8 @@ sparse with ``spd=True``    banded Cholesky of ``A`` in its own numbering   ``"b
 ==========================  =============================================  ==============
 
 and the returned :class:`Factor` solves ``A x = b`` for one or several right-hand
-sides.  An exactly singular matrix, a non-finite entry or a non-finite solution
+sides.  :func:`require_positive_definite` is the stability test of an equilibrium: it
+refuses a tangent stiffness that is not positive definite.  An exactly singular matrix, a non-finite entry or a non-finite solution
 raises :class:`~lib.core.errors.SolveError` with ``reason="singular"`` or
 ``"non-finite"`` and ``where`` naming what was being solved; SciPy's own errors and
 its ill-conditioning warnings (``LinAlgWarning``, ``MatrixRankWarning``) never reach
@@ -49,7 +50,8 @@ import scipy.sparse.linalg as spla
 from . import checks
 from .errors import SolveError
 
-__all__ = ["Factor", "factor", "solve", "cholesky_banded", "solve_banded"]
+__all__ = ["Factor", "factor", "solve", "cholesky_banded", "solve_banded",
+           "require_positive_definite"]
 
 
 class _quiet:
@@ -372,3 +374,76 @@ def solve_banded(l_and_u, ab, b, *, where="linear solve"):
     if not np.all(np.isfinite(x)):
         raise _singular(where, "banded LU", "the solution is not finite")
     return x
+
+
+def require_positive_definite(A, *, where="stability check", hint=None):
+    """Refuse an equilibrium whose symmetric tangent stiffness ``A`` is not positive definite.
+
+    One Cholesky decides: banded for a matrix with upper band storage ``A.ab`` (the rod
+    tangent :class:`lib.kernels.banded.SymmetricBanded`) or a narrow-banded sparse one,
+    dense otherwise.  Only when it fails (or the band is too wide for it) is the lowest
+    eigenvalue computed, for the message (dense ``eigh`` up to 3000 unknowns, else
+    ARPACK); a matrix whose lowest eigenvalue is positive passes.
+
+    Parameters
+    ----------
+    A : ndarray, scipy.sparse matrix or a matrix with ``ab`` and ``tosparse()``
+        Symmetric (the mean of ``A`` and its transpose is tested).
+    where : str
+        What is being solved (``"rod.static"``), for the message.
+    hint : str, optional
+        Appended to the message (what instability this usually is, and the remedy).
+
+    Raises
+    ------
+    SolveError
+        ``reason="unstable equilibrium"`` with the lowest eigenvalue; ``"non-finite"``
+        for a NaN or inf entry.
+
+    Examples
+    --------
+    >>> require_positive_definite(np.array([[2.0, -1.0], [-1.0, 2.0]]))      # passes
+    >>> require_positive_definite(np.array([[1.0, 2.0], [2.0, 1.0]]), where="a saddle")
+    Traceback (most recent call last):
+        ...
+    lib.core.errors.SolveError: a saddle: unstable equilibrium; the tangent stiffness is not positive definite (lowest eigenvalue -1)
+    """
+    ab = getattr(A, "ab", None)
+    if ab is not None and hasattr(A, "tosparse"):
+        try:
+            cholesky_banded(ab, where=where)
+            return
+        except SolveError as err:
+            if err.reason != "not positive definite":
+                raise
+        A = A.tosparse()
+    if sp.issparse(A):
+        A = A.tocsr()
+        A = 0.5 * (A + A.T)
+        if not np.all(np.isfinite(A.data)):
+            raise SolveError(where=where, reason="non-finite",
+                             message="the tangent stiffness has non-finite entries")
+        if factor(A, where=where, spd=True).kind == "banded Cholesky":
+            return
+    else:
+        A = checks.array(A, "A", shape=(None, None), finite=None)
+        A = 0.5 * (A + A.T)
+        if not np.all(np.isfinite(A)):
+            raise SolveError(where=where, reason="non-finite",
+                             message="the tangent stiffness has non-finite entries")
+        try:
+            np.linalg.cholesky(A)
+            return
+        except np.linalg.LinAlgError:
+            pass
+    n = A.shape[0]
+    if n <= 3000:
+        dense = A.toarray() if sp.issparse(A) else A
+        low = float(sla.eigh(dense, eigvals_only=True, subset_by_index=[0, 0])[0])
+    else:
+        low = float(spla.eigsh(A, k=1, which="SA", return_eigenvectors=False)[0])
+    if low > 0.0:                       # positive definite; the band was too wide to tell
+        return
+    raise SolveError(where=where, reason="unstable equilibrium",
+                     message=f"the tangent stiffness is not positive definite (lowest "
+                             f"eigenvalue {low:.4g})" + (f"; {hint}" if hint else ""))

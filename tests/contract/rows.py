@@ -99,6 +99,8 @@ CALLS = [
          {"A": array(position=0, **_MATRIX), "b": array(position=1, **_MATRIX)}),
     Call("linalg.cholesky_banded", linalg.cholesky_banded,
          lambda: ((np.array([[0.0, 1.0], [2.0, 3.0]]),), {}), {"ab": array(position=0, **_MATRIX)}),
+    Call("linalg.require_positive_definite", linalg.require_positive_definite,
+         lambda: ((_SPD,), dict(where="test")), {"A": array(position=0, **_MATRIX)}),
     Call("linalg.solve_banded", linalg.solve_banded,
          lambda: (((1, 1), np.array([[0.0, 1.0, 1.0], [4.0, 4.0, 4.0], [1.0, 1.0, 0.0]]),
                    np.ones(3)), {}),
