@@ -569,6 +569,39 @@ def peak_rss_mb(who=resource.RUSAGE_SELF):
     return resource.getrusage(who).ru_maxrss / 1024.0
 
 
+def calibration(rounds=5):
+    """Seconds (best of ``rounds``, wall clock) of a fixed workload, timed next to the
+    notebooks so that a slow hour of the host shows as such.
+
+    The workload (about 0.2 s) mixes what the chapters spend their time on: interpreted
+    Python (a loop of 2e6 float operations), small-array NumPy (400 rod gradients at
+    N = 20) and BLAS (ten 400 x 400 solves).  This host's speed drifts by about 10 % within
+    an hour; the book's time is comparable between runs only at comparable calibrations.
+    """
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((400, 400)) + 400 * np.eye(400)
+    b = np.ones(400)
+    r = rod_mod.make_rod(20)
+    q = _perturbed_state(r)
+
+    def work():
+        s = 0.0
+        for i in range(2_000_000):
+            s += i * 0.5
+        for _ in range(400):
+            rod_mod.gradient(r, q, TIP_LOAD, kernels=False)
+        for _ in range(10):
+            np.linalg.solve(A, b)
+        return s
+
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
 def notebook_times(paths, progress=print, timeout=300.0):
     """Execute each notebook in a fresh subprocess (cold kernel); time and peak memory.
 

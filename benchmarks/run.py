@@ -206,7 +206,9 @@ def main(argv=None):
     mem = {"bench_process": bench.peak_rss_mb()}
     if not args.no_notebooks:
         nbs = sorted((ROOT / "chapters").glob("*.ipynb"))
+        before = bench.calibration()
         results["notebooks"] = bench.notebook_times(nbs)
+        results["calibration_seconds"] = [before, bench.calibration()]
         kernels = [r["kernel_peak_mb"] for r in results["notebooks"] if r["kernel_peak_mb"]]
         mem["largest_kernel"] = max(kernels) if kernels else None
     results["peak_memory_mb"] = mem
@@ -223,6 +225,10 @@ def main(argv=None):
     print_widgets(results["widget_response"], results.get("widget_response_1thread"))
     if "notebooks" in results:
         print_notebooks(results["notebooks"], mem)
+        cal = results["calibration_seconds"]
+        print(f"  calibration workload (bench.calibration, wall clock): {1e3 * cal[0]:.0f} ms "
+              f"before the notebooks, {1e3 * cal[1]:.0f} ms after (compare the book's time "
+              f"between runs at comparable calibrations)")
     else:
         print(f"\nPeak memory: bench process {mem['bench_process']:.0f} MB (notebooks skipped)")
     print_targets(results["targets"])

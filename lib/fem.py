@@ -566,7 +566,9 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
         component).
     ConvergenceError
         (a :class:`~lib.core.errors.SolveError`) naming the load step, the iteration and
-        the residual reached.
+        the residual reached; or with ``reason="unstable equilibrium"`` if the equilibrium
+        reached is not stable (the condensed tangent is not positive definite: the
+        straight cantilever compressed past buckling is an equilibrium, but a saddle).
 
     Examples
     --------
@@ -596,7 +598,16 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
                             scale=scale, floor=floor, roundoff="residual", free=fr,
                             admissible=lambda u: admissible(model, u), spd=True)
 
-    return solve_path(solve_at, u0, steps, "fem.static")[0]
+    u = solve_path(solve_at, u0, steps, "fem.static")[0]
+    try:                # Newton also converges to saddles: the equilibrium must be stable
+        linalg.require_positive_definite(
+            _hessian(model, u)[fr][:, fr], where="fem.static",
+            hint="a symmetric state past a bifurcation, e.g. the straight cantilever compressed "
+                 "past buckling; a small transverse load picks the branch, and enough load "
+                 "steps follow it")
+    except SolveError as err:
+        raise err.recast(ConvergenceError).located(steps, nsteps=steps, load=1.0) from None
+    return u
 
 
 def _start_vector(n):

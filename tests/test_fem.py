@@ -549,3 +549,22 @@ def test_assembly_pattern_is_the_sorted_unique_coo_entries():
         np.testing.assert_array_equal(got[1], uniq % n)
         np.testing.assert_array_equal(got[2], np.searchsorted(uniq // n, np.arange(n + 1)))
         assert got[3] == uniq.size
+
+
+def test_static_refuses_the_straight_cantilever_compressed_past_buckling():
+    """An end compression 1.5 x pi^2 E'I/(4 L^2) on the 20 x 2 T6 cantilever: the straight
+    state is an equilibrium but a saddle (refused at the last load step); below buckling it
+    stands; with a transverse imperfection and 40 steps it buckles (tip well off the axis)."""
+    m = fem.cantilever(20, 2, "T6")
+    L, h = m.mesh.length, m.mesh.height
+    P = fem.tip_shear_load(m, 1.0)                          # total -1 along y
+    axial = np.zeros(m.n_dofs)
+    axial[0::2] = P[1::2]                                   # total -1 along x: compression
+    Pcr = np.pi ** 2 * fem.plane_strain_modulus(m) * h ** 3 / 12 / (4 * L ** 2)
+    with pytest.raises(fem.ConvergenceError, match=r"load step 10/10.*not positive definite") \
+            as err:
+        fem.static(m, 1.5 * Pcr * axial)
+    assert err.value.reason == "unstable equilibrium"
+    assert abs(fem.tip_deflection(m, fem.static(m, 0.8 * Pcr * axial))) < 1e-4 * L
+    u = fem.static(m, Pcr * (1.5 * axial + 0.02 * P), steps=40)
+    assert fem.tip_deflection(m, u) < -0.5 * L
