@@ -602,9 +602,7 @@ def static(model, load, steps=10, tol=1e-10, maxiter=30, u0=None):
     try:                # Newton also converges to saddles: the equilibrium must be stable
         linalg.require_positive_definite(
             _hessian(model, u)[fr][:, fr], where="fem.static",
-            hint="a symmetric state past a bifurcation, e.g. the straight cantilever compressed "
-                 "past buckling; a small transverse load picks the branch, and enough load "
-                 "steps follow it")
+            hint=linalg.BIFURCATION)
     except SolveError as err:
         raise err.recast(ConvergenceError).located(steps, nsteps=steps, load=1.0) from None
     return u

@@ -80,7 +80,7 @@ from scipy.optimize import minimize, root
 from . import kernels as _kernels
 from .core import checks, quadrature
 from .core.errors import SolveError
-from .core.linalg import require_positive_definite
+from .core.linalg import BIFURCATION, require_positive_definite
 from .solvers.continuation import load_path
 
 __all__ = [
@@ -770,8 +770,7 @@ def static(model, force=(0.0, 0.0), moment=0.0, grav=0.0, steps=10):
         # past buckling, where the gradient vanishes by symmetry
         require_positive_definite(
             fd_hessian(x, lambda z: _static_gradient(model, z, *args) / scale), where="pcc.static",
-            hint="a symmetric state past a bifurcation, e.g. the straight arm compressed past "
-                 "buckling; a small transverse load picks the branch")
+            hint=BIFURCATION)
         return x, res.nit
 
     return load_path(solve_at, np.zeros(model.n), steps=steps, where="pcc.static")[0]

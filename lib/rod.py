@@ -74,7 +74,7 @@ from . import kernels as _kernels
 from .beam import timoshenko_shear_coefficient
 from .core import checks
 from .core.errors import SolveError
-from .core.linalg import factor, require_positive_definite
+from .core.linalg import BIFURCATION, factor, require_positive_definite
 from .kernels.banded import SymmetricBanded
 from .solvers import load_path, newton_solve
 
@@ -109,12 +109,6 @@ BANDWIDTH = 4  # half-bandwidth of the Hessian in the layout above
 
 class StaticSolveError(SolveError):
     """A static Newton solve did not converge; the message says where it stopped."""
-
-
-#: why an equilibrium Newton reached is usually unstable, and the remedy
-_BIFURCATION = ("a symmetric state past a bifurcation, e.g. the straight rod compressed past "
-                "buckling (pi^2 EI / (4 L^2) for the cantilever); a small transverse load "
-                "picks the branch, and enough load steps follow it")
 
 
 @dataclass(frozen=True)
@@ -816,7 +810,7 @@ def static(rod, load=None, grav=0.0, steps=10, q0=None, tol=1e-10, maxiter=50):
     except SolveError as err:
         raise err.recast(StaticSolveError) from err
     try:                # Newton also converges to saddles: the equilibrium must be stable
-        require_positive_definite(banded_hessian(rod, q), where="rod.static", hint=_BIFURCATION)
+        require_positive_definite(banded_hessian(rod, q), where="rod.static", hint=BIFURCATION)
     except SolveError as err:
         raise err.recast(StaticSolveError).located(steps, nsteps=steps, load=1.0) from None
     return q

@@ -105,7 +105,7 @@ from scipy.optimize import brentq
 
 from .core import checks, so3 as _so3
 from .core.errors import SolveError
-from .core.linalg import require_positive_definite
+from .core.linalg import BIFURCATION, require_positive_definite
 from .core.so3 import (conj as _conj, cross as _cross, gmat as _gmat, hat as _hat,  # noqa: F401
                        jinv as _jinv, log_coeffs as _log_coeffs, log_terms as _log_terms,
                        sym as _sym)
@@ -132,12 +132,6 @@ StaticSolveError = rod2d.StaticSolveError
 class BlowUpError(SolveError, FloatingPointError):
     """An explicit run that blew up: a SolveError (step and time reached) and the
     FloatingPointError these runs always raised."""
-
-
-#: why an equilibrium Newton reached is usually unstable, and the remedy
-_BIFURCATION = ("a symmetric state past a bifurcation, e.g. the straight rod compressed past "
-                "buckling (pi^2 EI / (4 L^2) for the cantilever) or twisted past Greenhill's "
-                "load; a small transverse load picks the branch, and enough load steps follow it")
 
 
 def _as_static_error(err):
@@ -944,7 +938,7 @@ def static(rod, load=None, grav=0.0, steps=10, state0=None, tol=1e-10, maxiter=5
         # equilibrium of conservative loads the Hessian is the second variation)
         H = _hessian(rod, out.x, out.Q, load).tocsr()[free][:, free]
         try:
-            require_positive_definite(H, where="rod3d.static", hint=_BIFURCATION)
+            require_positive_definite(H, where="rod3d.static", hint=BIFURCATION)
         except SolveError as err:
             raise _as_static_error(err).located(steps, nsteps=steps, load=1.0) from None
     return (out, list(path.states)) if record else out

@@ -18,7 +18,8 @@ sparse with ``spd=True``    banded Cholesky of ``A`` in its own numbering   ``"b
 
 and the returned :class:`Factor` solves ``A x = b`` for one or several right-hand
 sides.  :func:`require_positive_definite` is the stability test of an equilibrium: it
-refuses a tangent stiffness that is not positive definite.  An exactly singular matrix, a non-finite entry or a non-finite solution
+refuses a tangent stiffness that is not positive definite.  An exactly singular matrix,
+a non-finite entry or a non-finite solution
 raises :class:`~lib.core.errors.SolveError` with ``reason="singular"`` or
 ``"non-finite"`` and ``where`` naming what was being solved; SciPy's own errors and
 its ill-conditioning warnings (``LinAlgWarning``, ``MatrixRankWarning``) never reach
@@ -51,7 +52,14 @@ from . import checks
 from .errors import SolveError
 
 __all__ = ["Factor", "factor", "solve", "cholesky_banded", "solve_banded",
-           "require_positive_definite"]
+           "require_positive_definite", "BIFURCATION"]
+
+#: The usual reason a static solver's equilibrium is not stable, and the remedy (the
+#: ``hint`` of :func:`require_positive_definite` for rod, rod3d, pcc and fem statics).
+BIFURCATION = ("a symmetric state past a bifurcation, e.g. a straight rod or cantilever "
+               "compressed past buckling (pi^2 EI / (4 L^2) for the cantilever) or twisted "
+               "past Greenhill's load, where the gradient vanishes by symmetry; a small "
+               "transverse load picks the branch, and enough load steps follow it")
 
 
 class _quiet:
