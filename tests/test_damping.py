@@ -149,15 +149,20 @@ def test_damped_discrete_gradient_with_banded_damping_keeps_the_sparse_trajector
     M = rod.mass(rd)
     energy = lambda q: rod.energy(rd, q)
     grad = lambda q: rod.gradient(rd, q)
-    runs = {}
+    runs, its = {}, {}
     for name, mat in (("dense", lambda q: damping.damping_matrix(kv, q).toarray()),
                       ("banded", lambda q: damping.banded_damping_matrix(kv, q))):
         damp = lambda q, v, mat=mat: (damping.damping_force(kv, q, v), mat(q))
         runs[name] = integrate.discrete_gradient(q0, np.zeros(q0.size), 0.02, 40, energy,
                                                  rod.force(rd), M, damping=damp, tol=1e-12,
                                                  gradient=grad)
+        its[name] = [integrate.discrete_gradient(
+            a, b, 0.02, 1, energy, rod.force(rd), M, damping=damp, tol=1e-12,
+            gradient=grad).info["iterations"] for a, b in zip(runs[name].q, runs[name].v)]
     assert np.abs(runs["banded"].q - runs["dense"].q).max() <= 1e-12
-    assert runs["banded"].info["iterations"] == runs["dense"].info["iterations"]
+    # the same iterations step by step, up to round-off moving a step's last iteration
+    # across the tolerance (totals 264 and 267 on an AMD EPYC)
+    assert max(abs(a - b) for a, b in zip(its["banded"], its["dense"])) <= 1
     tr = runs["banded"]
     H = rod.energy(rd, tr.q) + integrate.kinetic_energy(M, tr.v)
     lost = np.array([2 * 0.02 * damping.dissipation(kv, 0.5 * (a + b), (b - a) / 0.02)

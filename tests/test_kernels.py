@@ -336,8 +336,9 @@ def test_implicit_steps_with_the_banded_tangent_equal_the_sparse_ones(N, scheme)
         _close(got.q, ref.q, 1e-11)
         _close(got.v, ref.v, 1e-9)
         # linearly converging (discrete gradient without its rank-one term): round-off
-        # may move the last iteration across the tolerance
-        slack = 1 if scheme == "discrete-gradient" else 0
+        # may move each step's last iteration across the tolerance (per step 0 or 1; totals
+        # 25 and 28 over the 6 steps on an AMD EPYC)
+        slack = 6 if scheme == "discrete-gradient" else 0
         assert abs(got.info["iterations"] - ref.info["iterations"]) <= slack
     if scheme == "discrete-gradient":                    # the exact (rank-one) tangent
         ref = _implicit_runs(r, dense, grad, scheme)
@@ -392,13 +393,16 @@ def _same_run(a, b, rtol=1e-12):
 
 @pytest.mark.parametrize("N, load, grav, every, predictor, dt",
                          [(3, LOAD2, 0.8, 7, "displacement", 0.02),
-                          (10, None, 0.8, 1, "velocity", 0.02),
+                          (10, None, 0.8, 1, "velocity", 0.015),
                           (10, LOAD2, 0.0, 1, "displacement", 0.05),
                           (25, LOAD2, 0.0, 5, "acceleration", 0.01)])
 def test_planar_newmark_run_equals_integrate_newmark(N, load, grav, every, predictor, dt):
     # 300 steps from a deflected shape with random nodal velocities, dt up to 50 x
     # Verlet's critical step; the compiled run differs from the NumPy one by about what a
-    # 1e-16 relative change of q0 makes of the NumPy run itself (measured 1e-14 in q)
+    # 1e-16 relative change of q0 makes of the NumPy run itself (measured 1e-14 in q).
+    # Not dt = 0.02 with the velocity predictor: there plain Newton fails at step 92 and
+    # the line search's root depends on the CPU's round-off (on an AMD EPYC the compiled
+    # run took a spurious root with strain energy 79 instead of 0.03)
     r = rod.make_rod(N)
     q0 = rod.static(r, (0.0, -1.0, 0.5))
     v0 = np.random.default_rng(N).standard_normal(r.ndof) * 0.1
