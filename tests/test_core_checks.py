@@ -133,6 +133,8 @@ def test_arrays_are_float_and_shaped():
     ([1.0, -2.0], dict(low=0.0), r"must be >= 0 entry by entry, got -2.0 at index 1$"),
     ([], dict(nonempty=True), r"must not be empty"),
     ((True, 0, 0), {}, r"\(bools among the numbers\)$"),                      # not ints
+    ([1.5, True], {}, r"\(bools among the numbers\)$"),                    # not floats
+    ([[0.5, 1.0], [np.True_, 2.0]], {}, r"\(bools among the numbers\)$"),
     (np.nan, {}, r"must be finite, got nan at index \(\)$"),                 # 0-d arrays too
     (np.array(-1.0), dict(low=0.0), r"must be >= 0 entry by entry, got -1.0 at index \(\)$"),
     ([1.0, 2.0], dict(shape=(3,), broadcast=True), r"must be a number or have shape \(3,\)"),

@@ -340,7 +340,7 @@ def array(value, name, shape=None, *, finite=True, low=None, high=None, include_
                  "O": " (not all numbers, or ragged)"}
         raise ValueError(f"{name} must be an array of real numbers, got {show(value)}"
                          f"{kinds.get(a.dtype.kind, f' (dtype {a.dtype})')}")
-    if not isinstance(value, np.ndarray) and a.dtype.kind in "iu" and _has_bool(value):
+    if not isinstance(value, np.ndarray) and _has_bool(value):   # [1.5, True] is float
         raise ValueError(f"{name} must be an array of real numbers, got {show(value)} "
                          f"(bools among the numbers)")
     a = a.astype(float, copy=False)

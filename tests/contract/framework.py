@@ -42,7 +42,7 @@ Kinds and the bad values they generate (case names in brackets)
 ``integer(low=...)``   [fraction] [bool] [string] [None] [nan] + [below] if ``low``
 ``between(lo, hi)``    those of ``real`` + [below] [above] (just outside)
 ``array(...)``         [nan] [inf] (an entry) [short] (one entry fewer) [extra-dim]
-                       [string] [None] [bools]
+                       [string] [None] [bools] [bool-entry] (a list, one entry True)
 ``model(wrong=...)``   [None] [string] [wrong-kind] (what ``wrong()`` returns)
 ``choice()``           [unknown] [None] [bool]
 ``function()``         [None] [number]
@@ -125,12 +125,25 @@ def _with_entry(value):
     return make
 
 
+def _bool_entry(valid):
+    """The valid array as nested lists with its first entry True ([True, 0.5, ...])."""
+    a = np.asarray(valid, dtype=float).tolist()
+    if not isinstance(a, list):
+        return True
+    inner = a
+    while isinstance(inner[0], list):
+        inner = inner[0]
+    inner[0] = True
+    return a
+
+
 def array(position=None, skip=()):
     cases = {"nan": _with_entry(np.nan), "inf": _with_entry(np.inf),
              "short": lambda valid: np.asarray(valid, dtype=float).ravel()[:-1],
              "extra-dim": lambda valid: np.asarray(valid, dtype=float)[None, ...],
              "string": _const("abc"), "None": _const(None),
-             "bools": lambda valid: np.ones(np.shape(valid), dtype=bool)}
+             "bools": lambda valid: np.ones(np.shape(valid), dtype=bool),
+             "bool-entry": _bool_entry}
     return Kind(_drop(cases, skip), position)
 
 
