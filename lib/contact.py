@@ -87,6 +87,7 @@ True
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -219,7 +220,9 @@ def make_free_rod(N, length=1.0, radius=0.025, mass=1.0, youngs_modulus=1e6,
 
     Raises
     ------
-    ValueError naming the offending argument.
+    ValueError naming the offending argument, also when the section's properties
+    (EA, EI, rho A, rho I, ...) overflow or underflow to 0 in floating point (a radius
+    such as 1e80 or 1e-200 with the other arguments).
 
     Examples
     --------
@@ -235,10 +238,18 @@ def make_free_rod(N, length=1.0, radius=0.025, mass=1.0, youngs_modulus=1e6,
     G = E / 3.0 if shear_modulus is None else checks.positive(shear_modulus, "shear_modulus")
     ks = checks.positive(shear_coefficient, "shear_coefficient")
     nu = checks.nonnegative(damping, "damping")
-    A, I = math.pi * r * r, math.pi * r**4 / 4.0
+    A = math.pi * r * r
+    I = math.pi * (r * r) * (r * r) / 4.0        # floats: overflow gives inf, not an error
     rhoA = m / L
-    return FreeRod(N=N, L=L, radius=r, rhoA=rhoA, EA=E * A, kGA=ks * G * A, EI=E * I,
-                   GJ=G * 2.0 * I, rhoI=rhoA * r * r / 4.0, damping=nu)
+    props = dict(rhoA=rhoA, EA=E * A, kGA=ks * G * A, EI=E * I, GJ=G * 2.0 * I,
+                 rhoI=rhoA * r * r / 4.0)
+    bad = [k for k, val in props.items() if not 0.0 < val < math.inf]
+    if bad:
+        raise ValueError(
+            f"radius = {r!r}, length = {L!r}, mass = {m!r}, youngs_modulus = {E!r}, "
+            f"shear_modulus = {G!r}, shear_coefficient = {ks!r} give section properties "
+            f"outside the floating-point range ({', '.join(f'{k} = {props[k]!r}' for k in bad)})")
+    return FreeRod(N=N, L=L, radius=r, damping=nu, **props)
 
 
 def straight(rod, start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), normal=(0.0, 1.0, 0.0)):
@@ -700,12 +711,16 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
     reached at :math:`s = \varepsilon`.  Above :math:`1.1\,\varepsilon` it is PyElastica's kinetic
     law :math:`-f_n(\mu_t\hat u_t, \mu_l\hat u_l)`.
 
+    Raises ``ValueError`` for a negative normal force ``f_n`` (a contact never pulls), or
+    arrays that do not broadcast.
+
     >>> fr = make_friction((0.8, 0.4, 0.4), (0.4, 0.2, 0.2))
     >>> pen = make_penalty(slip_speed=1e-3)
     >>> [np.round(f, 6).tolist() for f in friction_force(fr, pen, 1.0, [5e-4, 1.0], [0.0, 0.0])]
     [[-0.4, -0.4], [-0.0, -0.0]]
     """
     _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    checks.array(f_n, "f_n", low=0.0)
     return _friction_force(friction, penalty, *_broadcast(f_n=f_n, u_t=u_t, u_l=u_l))
 
 
@@ -724,8 +739,11 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
     >>> J, _ = friction_jacobian(fr, make_penalty(slip_speed=1e-3), 1.0, 1e-4, 0.0)
     >>> (J.round(6) + 0.0).tolist()
     [[-800.0, 0.0], [0.0, -400.0]]
+
+    Raises ``ValueError`` as :func:`friction_force` (a negative ``f_n`` among them).
     """
     _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    checks.array(f_n, "f_n", low=0.0)
     f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
     eps = penalty.slip_speed
     s = np.sqrt(u_t * u_t + u_l * u_l)
@@ -892,16 +910,25 @@ def step_limit(omega, c):
     :math:`2 - h^2\omega^2 - hc`, so the scheme is stable iff
     :math:`h^2\omega^2 + 2hc \le 4`:
 
-    .. math:: h_{\max} = \frac{-c + \sqrt{c^2 + 4\omega^2}}{\omega^2} \quad (= 2/\omega \text{ at } c = 0,\ 2/c \text{ at } \omega = 0).
+    .. math:: h_{\max} = \frac{-c + \sqrt{c^2 + 4\omega^2}}{\omega^2}
+              = \frac{4}{c + \sqrt{c^2 + 4\omega^2}}
+              \quad (= 2/\omega \text{ at } c = 0,\ 2/c \text{ at } \omega = 0).
+
+    Evaluated in the second form (no cancellation for large ``c``), with ``c`` and
+    ``omega`` divided by the larger of them first, so that nothing over- or underflows:
+    the answer is correct to a few ulps over the whole floating-point range (``inf`` for
+    ``omega = c = 0``, and where the step exceeds the largest float).
 
     >>> step_limit(2.0, 0.0), step_limit(0.0, 4.0)
     (1.0, 0.5)
     """
     omega = checks.nonnegative(omega, "omega")
     c = checks.nonnegative(c, "c")
-    if omega == 0.0:
-        return math.inf if c == 0.0 else 2.0 / c
-    return (-c + math.sqrt(c * c + 4.0 * omega * omega)) / (omega * omega)
+    s = max(omega, c)
+    if s == 0.0:
+        return math.inf
+    a, b = c / s, omega / s                      # in [0, 1], the larger one is 1
+    return 1.0 / (0.25 * a + math.hypot(0.25 * a, 0.5 * b)) / s
 
 
 def explicit_limit(rod, plane, friction, penalty, grav=None, state=None, parts=False):
@@ -1475,12 +1502,17 @@ def axial_drag_energy(force, time, mass, mu_static, mu_kinetic, g=GRAVITY):
     ``mu_static`` and ``mu_kinetic`` are the coefficients of the direction of the pull
     (forward for F > 0 along the rod's tangent).  Vectorised in ``force``.
 
+    Raises ``ValueError`` naming the argument for bad input, and for
+    ``mu_kinetic > mu_static`` (outside the law's range: a rod that, once sliding,
+    would need more force to keep sliding than to start).
+
     >>> axial_drag_energy([5.0, 10.0], 0.25, 1.0, 0.8, 0.4, g=10.0).tolist()
     [0.0, 1.125]
     """
     F = np.abs(checks.array(force, "force"))
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
-    ms, mk = checks.nonnegative(mu_static, "mu_static"), checks.nonnegative(mu_kinetic, "mu_kinetic")
+    ms = checks.nonnegative(mu_static, "mu_static")
+    mk = checks.real(mu_kinetic, "mu_kinetic", low=0.0, high=ms)
     g = checks.positive(g, "g")
     out = np.where(F <= ms * m * g, 0.0, T * T * (F - mk * m * g) ** 2 / (2.0 * m))
     return float(out) if out.ndim == 0 else out
@@ -1503,6 +1535,11 @@ def rolling_energies(alpha, time, mass, radius, mu_static, mu_kinetic, g=GRAVITY
     -------
     (E_t, E_r, rolling) : floats (arrays if ``alpha`` is) and whether it rolls
 
+    Raises
+    ------
+    ValueError naming the argument for bad input, and for ``mu_kinetic > mu_static``
+    (outside the range of Coulomb's law with a static peak).
+
     >>> Et, Er, rolls = rolling_energies(0.3, 0.5, 1.0, 0.025, 0.4, 0.2, g=10.0)
     >>> round(Et / Er, 12), bool(rolls)
     (2.0, True)
@@ -1510,7 +1547,8 @@ def rolling_energies(alpha, time, mass, radius, mu_static, mu_kinetic, g=GRAVITY
     a = _incline(alpha)
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     r = checks.positive(radius, "radius")
-    ms, mk = checks.nonnegative(mu_static, "mu_static"), checks.nonnegative(mu_kinetic, "mu_kinetic")
+    ms = checks.nonnegative(mu_static, "mu_static")
+    mk = checks.real(mu_kinetic, "mu_kinetic", low=0.0, high=ms)
     g = checks.positive(g, "g")
     I = 0.5 * m * r * r
     rolling = np.tan(a) <= 3.0 * ms
@@ -1534,14 +1572,19 @@ def penalty_creep(force, time, mass, mu_static, slip_speed, g=GRAVITY):
 
     Where the complementarity form sticks exactly, this is what (a) gives instead.
 
+    Raises ``ValueError`` naming the argument for bad input, and for a pull
+    :math:`|F| > \mu_s m g` (``force`` outside the creep regime: the rod slides).
+
     >>> round(penalty_creep(4.0, 0.25, 1.0, 0.8, 1e-3, g=10.0) * 1e3, 6)     # mm
     0.124938
     """
-    F = checks.array(force, "force")
+    checks.array(force, "force")
     T, m = checks.nonnegative(time, "time"), checks.positive(mass, "mass")
     ms = checks.positive(mu_static, "mu_static")
     eps = checks.positive(slip_speed, "slip_speed")
     g = checks.positive(g, "g")
+    limit = ms * m * g                            # the sticking threshold mu_s m g
+    F = checks.array(force, "force", low=-limit, high=limit)
     tau = eps / (ms * g)
     out = eps * np.abs(F) / (ms * m * g) * (T - tau * (1.0 - np.exp(-T / tau)))
     return float(out) if out.ndim == 0 else out
@@ -1649,7 +1692,12 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
 
     Drag and rolling: the penalty formulation advances every member as one batch
     (defaults: the :func:`make_penalty` regularisation, dt = 4e-5 s); the complementarity
-    formulation runs them in turn (default dt = T/10).
+    formulation runs them in turn (default dt = T/10).  ``time`` must be a whole number
+    of steps ``dt`` (and of ``drop_dt``).  Further keywords ``kw`` go to
+    :func:`simulate_penalty` or :func:`simulate_complementarity` (``every``, ``keep_x``,
+    ``penetration_tol``, ``check_limit`` and ``kernels``, or ``facets`` and ``tol``);
+    the arguments the suite sets itself (the model, state, ``dt``, ``t_end``, ``grav``,
+    ``load``, ``v``, ``w``, ``moments``, ``damping``) are not among them.
 
     Returns
     -------
@@ -1662,16 +1710,29 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     (``normal`` final contact forces (N), ``weight``, ``penetration`` deepest over the
     run (m), ``speed`` largest final node speed (m/s), ``run``, ``dt``); ``"runs"`` the
     :class:`Run` (penalty) or the list of runs of drag and rolling.
+
+    Raises
+    ------
+    ValueError naming the argument for bad input, a ``time`` that is not a whole number
+    of steps, or a keyword in ``kw`` that the formulation's simulation does not take.
     """
     V = VALIDATION
     T = V["time"] if time is None else checks.positive(time, "time")
     F = np.atleast_1d(checks.array(forces, "forces")).ravel()
     al = np.atleast_1d(_incline(alphas, "alphas")).ravel()
     checks.choice(formulation, "formulation", ("penalty", "complementarity"))
+    target = simulate_penalty if formulation == "penalty" else simulate_complementarity
+    passed_on = set(inspect.signature(target).parameters) - {
+        "rod", "plane", "friction", "penalty", "state", "v", "w", "dt", "t_end", "grav", "load",
+        "moments", "damping"}
+    for name in kw:
+        if name not in passed_on:
+            raise ValueError(f"{name} is not an argument of validation_suite, nor one it passes "
+                             f"on to {target.__name__} (those are {', '.join(sorted(passed_on))})")
     drop = checks.boolean(drop, "drop")
     for name, value in (("dt", dt), ("drop_dt", drop_dt)):
         if value is not None:
-            checks.positive(value, name)
+            checks.step_count(value, T, dt_name=name, t_name="time")
     drop_height, drop_tilt = checks.nonnegative(drop_height, "drop_height"), checks.real(drop_tilt, "drop_tilt")
     drop_damping = checks.nonnegative(drop_damping, "drop_damping")
     if penalty is not None:
@@ -1693,7 +1754,7 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
         if F.size + al.size == 0:
             return out
     members = _members(rod, plane, pen, F, al)
-    _, nsteps = checks.step_count(dt, T)
+    _, nsteps = checks.step_count(dt, T, t_name="time")
     every = kw.pop("every", max(1, nsteps // 2))
     if formulation == "penalty":
         if drop:                       # the drop rides in the batch, with its own damping
@@ -1871,7 +1932,7 @@ def snake(N=10, gaits=None, periods=2.0, dt=8e-4, slip_speed=2.5e-3, inertia_sca
     st = State(np.broadcast_to(s0.x, (B,) + s0.x.shape).copy(), np.broadcast_to(s0.Q, (B,) + s0.Q.shape).copy())
     period = gaits[0].period
     T = checks.positive(periods, "periods") * period
-    _, nsteps = checks.step_count(dt, T)
+    _, nsteps = checks.step_count(dt, T, t_name="periods x period")
     every = max(1, int(round(0.01 / dt))) if every is None else checks.integer(every, "every", low=1)
     # the moments of every snake at once: _muscle's arithmetic, element by element, on
     # (B, N) arrays (the same numbers as stacking _muscle of each gait)

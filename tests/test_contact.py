@@ -270,6 +270,34 @@ def test_step_limit_is_the_stability_boundary_of_damped_position_verlet():
         assert growth(0.999 * h) <= 1 + 1e-9 and growth(1.001 * h) > 1
 
 
+def _step_limit_exact(omega, c):
+    """The docstring's first form, (-c + sqrt(c^2 + 4 omega^2))/omega^2, in 1400-digit
+    decimals (enough to survive its cancellation at c = 1e308, omega = 5e-324)."""
+    import decimal
+    with decimal.localcontext() as ctx:
+        ctx.prec = 1400
+        w, cc = decimal.Decimal(omega), decimal.Decimal(c)
+        if w == 0:
+            return float(2 / cc)
+        return float((-cc + (cc * cc + 4 * w * w).sqrt()) / (w * w))   # rounded once
+
+
+def test_step_limit_is_accurate_to_a_few_ulps_over_the_whole_float_range():
+    """audit F7: the cancelling form lost all digits for large c (1.49e-8 for 1e-8 at
+    omega = 1, c = 1e8) and gave inf, nan or ZeroDivisionError at extreme legal inputs."""
+    values = [0.0, 5e-324, 1e-310, 1e-300, 1e-150, 1e-8, 0.5, 1.0, 3.0, 1e8, 1e150, 1e300,
+              1.7976931348623157e308]
+    for omega in values:
+        for c in values:
+            if omega == c == 0.0:
+                continue
+            ref, h = _step_limit_exact(omega, c), C.step_limit(omega, c)
+            if ref == math.inf:                       # a step beyond the largest float
+                assert h == math.inf, (omega, c, h)
+            else:
+                assert abs(h - ref) <= 4 * math.ulp(ref), (omega, c, h, ref)
+
+
 def test_a_step_past_the_explicit_limit_is_refused_and_a_blow_up_is_reported():
     rod = C.validation_rod(4)
     pl = C.make_plane([0, 1, 0], origin=[0, -rod.radius, 0])

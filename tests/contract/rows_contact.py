@@ -147,7 +147,9 @@ CALLS = [
     Call("contact.make_free_rod", C.make_free_rod,
          lambda: ((3,), dict(length=1.0, radius=0.025, mass=1.0, youngs_modulus=1e6,
                              shear_modulus=3e5, shear_coefficient=0.9, damping=0.1)),
-         {"N": integer(low=2, position=0), "length": positive(), "radius": positive(),
+         {"N": integer(low=2, position=0), "length": positive(),
+          # r^4 overflows (EI = inf) / r^2 underflows (EA = 0): audit F6
+          "radius": Kind(dict(positive().cases, overflow=lambda v: 1e80, underflow=lambda v: 1e-200)),
           "mass": positive(), "youngs_modulus": positive(),
           "shear_modulus": positive(skip=("None",)), "shear_coefficient": positive(),
           "damping": nonnegative()}),
@@ -193,11 +195,12 @@ CALLS = [
           "u_n": _BROADCAST(3)}),
     Call("contact.friction_force", C.friction_force,
          lambda: ((_friction(), _penalty(), 1.0, np.array([5e-4, 1.0]), np.zeros(2)), {}),
-         {"friction": _FRICTION(0), "penalty": _PENALTY(1), "f_n": real(position=2),
+         {"friction": _FRICTION(0), "penalty": _PENALTY(1),
+          "f_n": nonnegative(position=2),                  # a contact never pulls: audit F8
           "u_t": _BROADCAST(3), "u_l": _BROADCAST(4)}),
     Call("contact.friction_jacobian", C.friction_jacobian,
          lambda: ((_friction(), _penalty(), 1.0, np.array([1e-4, 1.0]), np.zeros(2)), {}),
-         {"friction": _FRICTION(0), "penalty": _PENALTY(1), "f_n": real(position=2),
+         {"friction": _FRICTION(0), "penalty": _PENALTY(1), "f_n": nonnegative(position=2),
           "u_t": _BROADCAST(3), "u_l": _BROADCAST(4)}),
     _state_call("penalty_force", C.penalty_force, "plane", "friction", "penalty", V=True),
     _state_call("penalty_jacobians", C.penalty_jacobians, "plane", "friction", "penalty", V=True),
@@ -224,16 +227,21 @@ CALLS = [
     Call("contact.axial_drag_energy", C.axial_drag_energy,
          lambda: (([5.0, 10.0], 0.25, 1.0, 0.8, 0.4), dict(g=10.0)),
          {"force": _FORCES(0), "time": nonnegative(position=1), "mass": positive(position=2),
-          "mu_static": nonnegative(position=3), "mu_kinetic": nonnegative(position=4),
+          "mu_static": nonnegative(position=3),
+          # kinetic above static (0.8): outside the law's range, audit F13
+          "mu_kinetic": Kind(dict(nonnegative().cases, above_static=lambda v: 0.9), 4),
           "g": positive()}),
     Call("contact.rolling_energies", C.rolling_energies,
          lambda: ((0.3, 0.5, 1.0, 0.025, 0.4, 0.2), dict(g=10.0)),
          {"alpha": _RAMP, "time": nonnegative(position=1), "mass": positive(position=2),
           "radius": positive(position=3), "mu_static": nonnegative(position=4),
-          "mu_kinetic": nonnegative(position=5), "g": positive()}),
+          "mu_kinetic": Kind(dict(nonnegative().cases, above_static=lambda v: 0.5), 5),
+          "g": positive()}),
     Call("contact.penalty_creep", C.penalty_creep,
          lambda: ((4.0, 0.25, 1.0, 0.8, 1e-3), dict(g=10.0)),
-         {"force": real(position=0), "time": nonnegative(position=1),
+         {"force": Kind(dict(real().cases, sliding=lambda v: 8.5,          # |F| > mu_s m g = 8:
+                             sliding_back=lambda v: [1.0, -8.5]), 0),   # no creep (audit F14)
+          "time": nonnegative(position=1),
           "mass": positive(position=2), "mu_static": positive(position=3),
           "slip_speed": positive(position=4), "g": positive()}),
     Call("contact.validation_rod", C.validation_rod, lambda: ((3,), dict(youngs_modulus=1e5)),
@@ -256,7 +264,15 @@ CALLS = [
           "time": positive(skip=("None",)), "penalty": model(wrong=_friction, skip=("None",)),
           "friction": model(wrong=_penalty, skip=("None",)), "youngs_modulus": positive(),
           "drop_height": nonnegative(), "drop_tilt": real(), "drop_damping": nonnegative(),
-          "drop_dt": positive(skip=("None",))}),
+          "drop_dt": Kind(dict(positive(skip=("None",)).cases, not_whole=lambda v: 0.1)),
+          # keywords passed on to the simulation: an unknown one, or one the suite sets
+          # itself, is a ValueError naming it, not a TypeError (audit F12)
+          "unknown_kwarg": Kind({"given": lambda v: 1.0}),
+          "v": Kind({"set by the suite": lambda v: 0.0}),
+          "t_end": Kind({"set by the suite": lambda v: 0.25})}),
+    Call("contact.validation_suite[steps]", C.validation_suite,   # time not a whole number of dt
+         lambda: (("complementarity",), dict(forces=[1.0], N=2, dt=0.125, time=0.25)),
+         {"dt": Kind({"not_whole": lambda v: 0.1}), "time": Kind({"not_whole": lambda v: 0.3})}),
     Call("contact.breakaway_force", C.breakaway_force,
          lambda: (("backward",), dict(N=2, rtol=0.05, dt=0.125, bracket=(0.9, 1.1))),
          {"direction": choice(position=0), "N": integer(low=2), "rtol": positive(),
@@ -278,7 +294,8 @@ CALLS = [
                            slip_speed=2.5e-3, inertia_scale=100.0, stiffness=None, every=100,
                            keep_x=False)),
          {"N": integer(low=2), "gaits": model(wrong=_friction, skip=("None",)),
-          "periods": positive(), "dt": positive(), "slip_speed": positive(),
+          "periods": Kind(dict(positive().cases, not_whole=lambda v: 1e-5)),   # audit F15
+          "dt": positive(), "slip_speed": positive(),
           "inertia_scale": positive(), "stiffness": positive(skip=("None",)),
           "every": integer(low=1, skip=("None",)), "keep_x": boolean()}),
     Call("contact.snake_speed", C.snake_speed,
@@ -286,7 +303,8 @@ CALLS = [
                    2.0), {}),
          {"t": array(position=0), "com": array(position=1), "period": positive(position=2)}),
     Call("contact.snake_study", C.snake_study, lambda: ((), dict(N=2, periods=1.0, dt=1e-3)),
-         {"N": integer(low=2), "periods": positive(), "dt": positive()}),
+         {"N": integer(low=2), "periods": Kind(dict(positive().cases, not_whole=lambda v: 1.0001)),
+          "dt": positive()}),
 ]
 
 MODELS = [
