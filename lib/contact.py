@@ -140,6 +140,16 @@ def _kind(value, name, cls):
     return checks.kind(value, name, cls, f"a lib.contact.{cls.__name__}")
 
 
+def _single(friction, name="friction"):
+    """A Friction holding one triple of coefficients (no batch axis): every use but
+    :func:`simulate_penalty`'s batch."""
+    _kind(friction, name, Friction)
+    if np.ndim(friction.static) != 1:
+        raise ValueError(f"{name} must hold one triple of coefficients (no batch axis) here, "
+                         f"got {np.shape(friction.static)[0]} triples")
+    return friction
+
+
 def _direction(v, name):
     """A nonzero 3-vector, normalised (rescaled first if its norm under- or overflows)."""
     a = checks.vector(v, name, 3)
@@ -711,15 +721,15 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
     reached at :math:`s = \varepsilon`.  Above :math:`1.1\,\varepsilon` it is PyElastica's kinetic
     law :math:`-f_n(\mu_t\hat u_t, \mu_l\hat u_l)`.
 
-    Raises ``ValueError`` for a negative normal force ``f_n`` (a contact never pulls), or
-    arrays that do not broadcast.
+    Raises ``ValueError`` for a negative normal force ``f_n`` (a contact never pulls),
+    arrays that do not broadcast, or a ``friction`` with a batch axis.
 
     >>> fr = make_friction((0.8, 0.4, 0.4), (0.4, 0.2, 0.2))
     >>> pen = make_penalty(slip_speed=1e-3)
     >>> [np.round(f, 6).tolist() for f in friction_force(fr, pen, 1.0, [5e-4, 1.0], [0.0, 0.0])]
     [[-0.4, -0.4], [-0.0, -0.0]]
     """
-    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
     return _friction_force(friction, penalty, *_broadcast(f_n=f_n, u_t=u_t, u_l=u_l))
 
@@ -742,7 +752,7 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
 
     Raises ``ValueError`` as :func:`friction_force` (a negative ``f_n`` among them).
     """
-    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
     f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
     eps = penalty.slip_speed
@@ -807,7 +817,7 @@ def penalty_force(rod, plane, friction, penalty, state, V):
 def _penalty_model(rod, plane, friction, penalty, state, V):
     """The model of formulation (a) checked: ``(x, Q, v, w)``."""
     x, Q = _check_state(rod, state)
-    _kind(plane, "plane", Plane), _kind(friction, "friction", Friction)
+    _kind(plane, "plane", Plane), _single(friction)
     _kind(penalty, "penalty", Penalty)
     return (x, Q) + _split(rod, V, "V")
 
@@ -946,7 +956,7 @@ def explicit_limit(rod, plane, friction, penalty, grav=None, state=None, parts=F
     three separate limits (elastic, penalty spring, friction).
     """
     _kind(rod, "rod", FreeRod), _kind(plane, "plane", Plane)
-    _kind(friction, "friction", Friction), _kind(penalty, "penalty", Penalty)
+    _single(friction), _kind(penalty, "penalty", Penalty)
     parts = checks.boolean(parts, "parts")
     g = _grav(grav)
     M = mass(rod)
@@ -1205,7 +1215,8 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
 
     Raises
     ------
-    ValueError for bad input, a start below the plane, or a step past the explicit limit;
+    ValueError for bad input, a start below the plane, a step past the explicit limit, or
+    a ``friction`` whose triples (one per batch member) do not match the state's batch;
     ContactSolveError if the motion becomes non-finite (says the step and time).
     """
     _kind(rod, "rod", FreeRod), _kind(friction, "friction", Friction)
@@ -1213,6 +1224,10 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     dt, nsteps = checks.step_count(dt, t_end)
     tol = 1e-2 * rod.radius if penetration_tol is None else checks.nonnegative(penetration_tol, "penetration_tol")
     x, Q, v, w, lead = _initial(rod, plane, state, v, w, tol, batch=True)
+    if np.ndim(friction.static) == 2 and len(friction.static) not in (1,) + tuple(lead):
+        raise ValueError(f"friction holds {len(friction.static)} triples of coefficients, one "
+                         f"per batch member, but state has "
+                         f"{f'a batch of {lead[0]}' if lead else 'no batch axis'}")
     g = _grav(grav, lead)
     keep_x = checks.boolean(keep_x, "keep_x")
     if kernels is not None:
@@ -1361,7 +1376,7 @@ def facet_coefficients(friction, directions, kind="static"):
     >>> facet_coefficients(fr, cone.pyramid(4), "kinetic").round(12).tolist()
     [0.2, 0.2, 0.4, 0.2]
     """
-    _kind(friction, "friction", Friction)
+    _single(friction)
     checks.choice(kind, "kind", ("static", "kinetic"))
     mu = friction.static if kind == "static" else friction.kinetic
     c, s = checks.array(directions, "directions", shape=(2, None))
@@ -1400,20 +1415,22 @@ def simulate_complementarity(rod, plane, friction, state, v=0.0, w=0.0, dt=1e-2,
 
     Raises
     ------
-    ValueError for bad input or a start below the plane; ContactSolveError naming the
+    ValueError for bad input (an odd ``facets``, a ``friction`` with a batch axis) or a
+    start below the plane; ContactSolveError naming the
     step, the time, the static/kinetic iteration and the residual when the LCP or the
     linear solve fails.
     """
-    _kind(rod, "rod", FreeRod)
-    if np.ndim(_kind(friction, "friction", Friction).static) != 1:
-        raise ValueError("friction must hold one triple of coefficients (no batch) here")
+    _kind(rod, "rod", FreeRod), _single(friction)
     keep_x, tol = checks.boolean(keep_x, "keep_x"), checks.positive(tol, "tol")
     dt, nsteps = checks.step_count(dt, t_end)
     tol_p = 1e-2 * rod.radius if penetration_tol is None else checks.nonnegative(penetration_tol, "penetration_tol")
     x, Q, v, w, lead = _initial(rod, plane, state, v, w, tol_p, batch=False)
     g = _grav(grav)
     every = nsteps if every is None else checks.integer(every, "every", low=1)
-    dirs = cone.pyramid(checks.integer(facets, "facets", low=2))
+    facets = checks.integer(facets, "facets", low=2)
+    if facets % 2:
+        raise ValueError(f"facets must be even (each direction with its opposite), got {facets}")
+    dirs = cone.pyramid(facets)
     mu_s = facet_coefficients(friction, dirs, "static")
     mu_k = facet_coefficients(friction, dirs, "kinetic")
     loadf = _load_fn(rod, load, ())
@@ -1738,7 +1755,7 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     if penalty is not None:
         _kind(penalty, "penalty", Penalty)
     rod = validation_rod(N, youngs_modulus)
-    fr = _validation_friction() if friction is None else _kind(friction, "friction", Friction)
+    fr = _validation_friction() if friction is None else _single(friction)
     plane = make_plane(_UP, origin=[0.0, -rod.radius, 0.0])
     out = {"runs": None}
     if F.size + al.size == 0 and not drop:

@@ -581,6 +581,24 @@ def test_extreme_but_legal_inputs():
     assert C.step_limit(0.0, 0.0) == math.inf
 
 
+@pytest.mark.parametrize("kernels", [False, True])
+def test_batch_friction_that_does_not_match_the_batch_names_friction(kernels):
+    """audit F9: three triples of coefficients for a batch of two rods gave NumPy's
+    broadcast error (in either path); one triple per member, or a single one, is legal."""
+    rod = C.validation_rod(2)
+    pl = C.make_plane([0, 1, 0], origin=[0, -rod.radius, 0])
+    pen = C.make_penalty(1e5, line_density=rod.rhoA)
+    s = C.straight(rod, direction=(0, 0, 1), normal=(0, 1, 0))
+    batch = C.State(np.stack([s.x] * 2), np.stack([s.Q] * 2))
+    run = dict(dt=5e-5, t_end=2.5e-4, grav=[0, -G, 0], kernels=kernels)
+    for n in (1, 2):
+        fr = C.make_friction(np.tile([0.8, 0.4, 0.4], (n, 1)), np.tile([0.4, 0.2, 0.2], (n, 1)))
+        assert C.simulate_penalty(rod, pl, fr, pen, batch, **run).com.shape == (2, 2, 3)
+    fr3 = C.make_friction(np.tile([0.8, 0.4, 0.4], (3, 1)), np.tile([0.4, 0.2, 0.2], (3, 1)))
+    with pytest.raises(ValueError, match=r"^friction holds 3 triples .* a batch of 2"):
+        C.simulate_penalty(rod, pl, fr3, pen, batch, **run)
+
+
 def test_bad_models_and_states_name_the_argument():
     rod = C.make_free_rod(3)
     s = C.straight(rod)

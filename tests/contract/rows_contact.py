@@ -48,7 +48,9 @@ def _V(r):
 # the kinds of the model arguments: the planar rod and the clamped 3-D rod are other models
 _ROD = lambda position=0: model(position=position, wrong=lambda: rod3d.make_rod3d(3))
 _PLANE = lambda position: model(position=position, wrong=lambda: rod.make_rod(3))
-_FRICTION = lambda position: model(position=position, wrong=_penalty)
+# a batch of two triples where one triple is wanted (or the state has no batch): audit F9
+_BATCHED = lambda v: C.make_friction(np.tile(_FR[0], (2, 1)), np.tile(_FR[1], (2, 1)))
+_FRICTION = lambda position: Kind(dict(model(wrong=_penalty).cases, batched=_BATCHED), position)
 _PENALTY = lambda position: model(position=position, wrong=_friction)
 
 
@@ -218,7 +220,8 @@ CALLS = [
          _sim_valid(dict(v=0.0, w=0.0, dt=0.05, t_end=0.1, grav=[0.0, -9.81, 0.0],
                          load=np.zeros((3, 3)), every=1, keep_x=True, facets=4,
                          penetration_tol=1e-3, tol=1e-10)),
-         dict(_SIM, facets=integer(low=2), tol=positive(), every=integer(low=1, skip=("None",)))),
+         dict(_SIM, facets=Kind(dict(integer(low=2).cases, odd=lambda v: 3)),   # audit F11
+              tol=positive(), every=integer(low=1, skip=("None",)))),
     Call("contact.simulate_complementarity[below]", C.simulate_complementarity,
          _sim_valid(dict(dt=0.05, t_end=0.1)), {"state": _BELOW}),
     Call("contact.facet_coefficients", C.facet_coefficients,
@@ -262,7 +265,8 @@ CALLS = [
                               vertical=lambda v: [np.pi / 2])),
           "drop": boolean(), "N": integer(low=2), "dt": positive(skip=("None",)),
           "time": positive(skip=("None",)), "penalty": model(wrong=_friction, skip=("None",)),
-          "friction": model(wrong=_penalty, skip=("None",)), "youngs_modulus": positive(),
+          "friction": Kind(dict(model(wrong=_penalty, skip=("None",)).cases, batched=_BATCHED)),
+          "youngs_modulus": positive(),
           "drop_height": nonnegative(), "drop_tilt": real(), "drop_damping": nonnegative(),
           "drop_dt": Kind(dict(positive(skip=("None",)).cases, not_whole=lambda v: 0.1)),
           # keywords passed on to the simulation: an unknown one, or one the suite sets
