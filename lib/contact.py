@@ -546,7 +546,8 @@ def make_penalty(stiffness=1e5, damping=None, slip_speed=5e-4, line_density=1.0)
     """
     k = checks.positive(stiffness, "stiffness")
     rho = checks.positive(line_density, "line_density")
-    c = 2.0 * math.sqrt(k * rho) if damping is None else checks.nonnegative(damping, "damping")
+    c = (2.0 * math.sqrt(k) * math.sqrt(rho) if damping is None     # k rho may overflow
+         else checks.nonnegative(damping, "damping"))
     return Penalty(k, c, checks.positive(slip_speed, "slip_speed"))
 
 
@@ -1041,6 +1042,11 @@ def _load_fn(rod, load, batch_shape):
     return lambda t, x, Q: (f, zt)
 
 
+def _moments_at(moments, t, B, N):
+    """The joint moments ``moments(t)`` checked (finite, real) and broadcast to (B, N-1, 3)."""
+    return _broadcast_to(moments(t), "moments(t)", (B, N - 1, 3))
+
+
 def _broadcast_to(value, name, shape):
     a = checks.array(value, name)
     try:
@@ -1198,7 +1204,8 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
     grav : gravity acceleration, a 3-vector or one per batch member ([B,] 3) (m/s^2)
     load : None, or node forces ([B,] N+1, 3) held constant
     moments : None, or a callable ``moments(t) -> ([B,] N-1, 3)``: lab-frame moments at
-        the interior joints, +m on element j and -m on element j-1 (muscles)
+        the interior joints, +m on element j and -m on element j-1 (muscles); a value of
+        another shape, or not finite, is a ``ValueError`` naming ``moments(t)``
     every : record every ``every`` steps (default: start and end only)
     keep_x : also record the node positions
     check_limit : refuse a ``dt`` above :func:`explicit_limit` (``ValueError``)
@@ -1290,8 +1297,8 @@ def simulate_penalty(rod, plane, friction, penalty, state, v=0.0, w=0.0, dt=1e-4
             T = -gp
             T[0] += tau0
             if moments is not None:
-                mom = np.asarray(moments((k - 0.5) * dt), dtype=float)
-                T += _joint_torques_cf(R, np.moveaxis(np.broadcast_to(mom, (B, rod.N - 1, 3)), -1, 0))
+                mom = _moments_at(moments, (k - 0.5) * dt, B, rod.N)
+                T += _joint_torques_cf(R, np.moveaxis(mom, -1, 0))
             Vv = Vv + dt * F / mn
             Ww = Ww + dt * (T - _cross_cf(Ww, Jb * Ww)) / Jb
             if damped:                   # damping over the step, exactly (unconditionally stable)
@@ -1345,8 +1352,7 @@ def _penalty_compiled(rod, plane, friction, penalty, X, Qc, Vv, Ww, fe, fg, mn, 
         else:
             mom = np.empty((k1 - k0 + 1, 3, B, rod.N - 1))
             for k in range(k0, k1 + 1):
-                m = np.asarray(moments((k - 0.5) * dt), dtype=float)
-                mom[k - k0] = np.moveaxis(np.broadcast_to(m, (B, rod.N - 1, 3)), -1, 0)
+                mom[k - k0] = np.moveaxis(_moments_at(moments, (k - 0.5) * dt, B, rod.N), -1, 0)
         bad = kc.penalty_run(X, Qc, Vv, Ww, k0, k1, True, float(dt), mom, *args)
         if bad:
             raise ContactSolveError(f"penalty (explicit): the motion became non-finite "
@@ -1370,7 +1376,8 @@ def facet_coefficients(friction, directions, kind="static"):
     force along +t uses the backward coefficient, along -t the forward one.  Between the
     axes the boundary of the friction set is the ellipse through the axial and lateral
     values, :math:`\mu(\phi) = (\cos^2\phi/\mu_a^2 + \sin^2\phi/\mu_l^2)^{-1/2}`: with four
-    facets the pyramid is exact for slip along t or l.
+    facets the pyramid is exact for slip along t or l.  Raises ``ValueError`` for a
+    ``friction`` with a batch axis or a zero column of ``directions`` (it has no angle).
 
     >>> fr = make_friction((0.8, 0.4, 0.4), (0.4, 0.2, 0.2))
     >>> facet_coefficients(fr, cone.pyramid(4), "kinetic").round(12).tolist()
@@ -1379,7 +1386,10 @@ def facet_coefficients(friction, directions, kind="static"):
     _single(friction)
     checks.choice(kind, "kind", ("static", "kinetic"))
     mu = friction.static if kind == "static" else friction.kinetic
-    c, s = checks.array(directions, "directions", shape=(2, None))
+    c, s = checks.array(directions, "directions", shape=(2, None), nonempty=True)
+    if np.any((c == 0) & (s == 0)):
+        raise ValueError(f"directions must be nonzero (a zero column has no angle), got "
+                         f"{checks.show(np.asarray(directions))}")
     mu_a = np.where(c > 0, mu[1], mu[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(c != 0, (c / mu_a) ** 2, 0.0) + np.where(s != 0, (s / mu[2]) ** 2, 0.0)
@@ -1975,13 +1985,17 @@ def snake(N=10, gaits=None, periods=2.0, dt=8e-4, slip_speed=2.5e-3, inertia_sca
 def snake_speed(t, com, period):
     """Average speed over the last period: |com(t_end) - com(t_end - period)| / period (m/s).
 
-    ``com`` (n_t, [B,] 3) sampled at times ``t``; returns a float or (B,).
+    ``com`` (n_t, [B,] 3) sampled at the increasing times ``t``; returns a float or (B,).
+    Raises ``ValueError`` naming the argument for bad input (``t`` not increasing, a run
+    shorter than one ``period``).
 
     >>> t = np.linspace(0, 4, 401); com = np.stack([0 * t, 0 * t, 0.01 * t], axis=1)
     >>> round(snake_speed(t, com, 2.0), 12)
     0.01
     """
     t = checks.vector(t, "t", nonempty=True)
+    if np.any(np.diff(t) <= 0):
+        raise ValueError(f"t must be increasing (the sample times of com), got {checks.show(t)}")
     com = checks.array(com, "com")
     if com.ndim not in (2, 3) or com.shape[0] != t.size or com.shape[-1] != 3:
         raise ValueError(f"com must have shape ({t.size}, [B,] 3), one row per entry of t, got "

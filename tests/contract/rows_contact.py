@@ -123,7 +123,11 @@ _SIM = {"rod": _ROD(0), "plane": _PLANE(1), "friction": _FRICTION(2), "state": _
         # node forces (N+1, 3), or one set per batch member: (1, N+1, 3) is a batch of one
         "load": array(skip=("None", "extra-dim")),
         "keep_x": boolean(), "penetration_tol": nonnegative(skip=("None",))}
-_PEN_SIM = dict(_SIM, penalty=_PENALTY(3), state=_state_kind(4), moments=function(skip=("None",)),
+_PEN_SIM = dict(_SIM, penalty=_PENALTY(3), state=_state_kind(4),
+                # a callable whose value has the wrong shape or is not finite (sweep)
+                moments=Kind(dict(function(skip=("None",)).cases,
+                                  wrong_shape=lambda v: (lambda t: np.zeros((2, 3))),
+                                  nan=lambda v: (lambda t: np.full((1, 3), np.nan)))),
                 check_limit=boolean(), damping=array(skip=("None", "short", "extra-dim")),
                 every=integer(low=1, skip=("None",)))
 
@@ -187,6 +191,9 @@ CALLS = [
          lambda: ((), dict(stiffness=1e5, damping=10.0, slip_speed=1e-3, line_density=2.0)),
          {"stiffness": positive(), "damping": nonnegative(skip=("None",)),
           "slip_speed": positive(), "line_density": positive()}),
+    Call("contact.make_penalty[critical]", C.make_penalty,        # damping=None: 2 sqrt(k rho)
+         lambda: ((), dict(stiffness=1e5, line_density=2.0)),
+         {"stiffness": positive(), "line_density": positive()}),
     _state_call("contact_frames", C.contact_frames, "plane"),
     _state_call("gap", C.gap, "plane"),
     _state_call("contact_jacobian", C.contact_jacobian, "plane"),
@@ -226,7 +233,9 @@ CALLS = [
          _sim_valid(dict(dt=0.05, t_end=0.1)), {"state": _BELOW}),
     Call("contact.facet_coefficients", C.facet_coefficients,
          lambda: ((_friction(), cone.pyramid(4)), dict(kind="kinetic")),
-         {"friction": _FRICTION(0), "directions": array(position=1), "kind": choice()}),
+         {"friction": _FRICTION(0),
+          "directions": Kind(dict(array().cases, zero=lambda v: [[1.0, 0.0], [0.0, 0.0]]), 1),
+          "kind": choice()}),
     Call("contact.axial_drag_energy", C.axial_drag_energy,
          lambda: (([5.0, 10.0], 0.25, 1.0, 0.8, 0.4), dict(g=10.0)),
          {"force": _FORCES(0), "time": nonnegative(position=1), "mass": positive(position=2),
@@ -305,7 +314,8 @@ CALLS = [
     Call("contact.snake_speed", C.snake_speed,
          lambda: ((np.linspace(0, 4, 41), np.stack([np.zeros(41)] * 2 + [np.linspace(0, 1, 41)], 1),
                    2.0), {}),
-         {"t": array(position=0), "com": array(position=1), "period": positive(position=2)}),
+         {"t": Kind(dict(array().cases, unsorted=lambda v: np.asarray(v)[::-1]), 0),
+          "com": array(position=1), "period": positive(position=2)}),
     Call("contact.snake_study", C.snake_study, lambda: ((), dict(N=2, periods=1.0, dt=1e-3)),
          {"N": integer(low=2), "periods": Kind(dict(positive().cases, not_whole=lambda v: 1.0001)),
           "dt": positive()}),
