@@ -348,6 +348,41 @@ def test_sliding_impulse_is_maximally_dissipative_over_the_friction_polygon():
         assert z_ok
 
 
+def test_friction_lcp_answer_scales_with_the_problem():
+    # audit F4: the LCP is nondimensionalised, so masses (G / s) or velocities (s u) scaled
+    # by 1e-12 .. 1e12 give s times the impulses (and s times the velocities and slip
+    # multipliers for s u); before, G / 1e12 ended in a ray termination and 1e-12 u slid
+    # with the wrong impulse (-0.6 instead of -mu p_n = -0.4905) because the absolute
+    # tolerances swallowed the problem
+    h, g = 0.1, 9.81
+    cases = [(np.eye(2), np.array([-g * h, 6.0 * h]), [[0.5, 0.5]], cone.pyramid(2, 1)),
+             (np.eye(3), np.array([-g * h, 3.0 * h, 1.0 * h]), [[0.5] * 4], cone.pyramid(4)),
+             (np.eye(3), np.array([-g * h, 0.3 * h, 0.1 * h]), [[0.5] * 4], cone.pyramid(4))]
+    for G, u, mu, d in cases:
+        r = cone.solve_friction(G, u, mu, d)
+        for s in (1e-12, 1e-6, 1e6, 1e12, 2.0 ** -40, 2.0 ** 40):
+            for rs, ps, vs in ((cone.solve_friction(G / s, u, mu, d), s, 1.0),
+                               (cone.solve_friction(G, s * u, mu, d), s, s)):
+                assert np.allclose(rs.impulse, ps * r.impulse, rtol=1e-12, atol=0.0), (s, rs)
+                assert np.allclose(rs.velocity, vs * r.velocity, rtol=1e-12, atol=1e-15 * vs)
+                assert np.allclose(rs.slip, vs * r.slip, rtol=1e-12, atol=0.0)
+                assert np.array_equal(rs.sticking, r.sticking)
+
+
+def test_friction_directions_must_be_nonzero_and_paired():
+    # audit F5: a zero direction or one without its opposite gave a friction force
+    # silently (a planar contact free to slip one way)
+    G, u, mu = np.eye(2), [-1.0, 0.6], [[0.5, 0.5]]
+    for bad in ([[1.0, 0.0]], [[1.0, 2.0]]):
+        with pytest.raises(ValueError, match=r"\bdirections\b"):
+            cone.solve_friction(G, u, mu, bad)
+    with pytest.raises(ValueError, match=r"\bdirections\b"):
+        cone.solve_friction(np.eye(3), [-1.0, 0.6, 0.0], [[0.5] * 3], cone.pyramid(6)[:, :3])
+    # legal: opposite directions of unequal lengths (a stronger backward coefficient)
+    r = cone.solve_friction(G, u, mu, [[2.0, -1.0]])
+    assert np.allclose(r.impulse, [[1.0, -0.5]], rtol=1e-12, atol=0.0)
+
+
 def test_facet_coefficients_follow_the_anisotropic_ellipse():
     d = cone.pyramid(8)
     mu = C.facet_coefficients(FR, d, "static")
@@ -579,6 +614,8 @@ def test_extreme_but_legal_inputs():
     assert math.isclose(g[0], C.GRAVITY, rel_tol=1e-12) and abs(g[1]) < 1e-8
     assert C.make_plane([0.0, 1e-200, 0.0]).normal.tolist() == [0.0, 1.0, 0.0]
     assert C.step_limit(0.0, 0.0) == math.inf
+    # critical damping 2 sqrt(k rho) where k rho overflows (sweep): was inf
+    assert math.isclose(C.make_penalty(1e300, line_density=1e10).damping, 2e155, rel_tol=1e-14)
 
 
 @pytest.mark.parametrize("kernels", [False, True])

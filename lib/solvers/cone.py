@@ -90,6 +90,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
 from ..core import checks
@@ -125,11 +127,34 @@ def pyramid(k, tangent_dims=2):
     return np.vstack([np.cos(a), np.sin(a)])
 
 
+def _directions(directions, name="directions", dims=(1, 2)):
+    """Facet directions (d, k): nonzero columns, each with its opposite among them.
+
+    A zero column carries no friction, and a direction without its opposite lets the
+    contact slip freely the other way: both would give a silently wrong friction force.
+    """
+    a = checks.array(directions, name)
+    if a.ndim != 2 or a.shape[0] not in dims or a.shape[1] < 2:
+        raise ValueError(f"{name} must have shape ({' or '.join(map(str, dims))}, k >= 2), "
+                         f"got {a.shape}")
+    big = np.abs(a).max(axis=0)
+    if not np.all(big > 0):
+        j = int(np.argmin(big > 0))
+        raise ValueError(f"{name} must be nonzero vectors, column {j} is zero: "
+                         f"{checks.show(a.tolist())}")
+    unit = a / big                                   # rescaled first: no under- or overflow
+    unit = unit / np.linalg.norm(unit, axis=0)
+    paired = np.any(np.abs(unit[:, :, None] + unit[:, None, :]).max(axis=0) <= 1e-9, axis=1)
+    if not np.all(paired):
+        j = int(np.argmin(paired))
+        raise ValueError(f"{name} must come in opposite pairs (friction must oppose slip "
+                         f"either way); column {j}, {checks.show(a[:, j].tolist())}, has no "
+                         f"opposite in {checks.show(a.tolist())}")
+    return a
+
+
 def _checked(G, u, mu, directions):
-    directions = checks.array(directions, "directions")
-    if directions.ndim != 2 or directions.shape[0] not in (1, 2) or directions.shape[1] < 2:
-        raise ValueError("directions must have shape (1 or 2, k >= 2), got "
-                         f"{directions.shape}")
+    directions = _directions(directions)
     d, k = directions.shape
     mu = checks.array(mu, "mu", shape=(None, k), low=0.0, nonempty=True)
     m = mu.shape[0] * (1 + d)
@@ -199,7 +224,8 @@ class FrictionResult:
     w = G p + u in the same layout; ``slip`` (nc,), the slip multiplier gamma (0 when
     sticking or separated, the coefficient times the slip speed along the opposing facet
     when sliding); ``sticking`` (nc,) bool, in contact (p_n > 0) with zero tangential
-    velocity; ``residual``, the natural residual max |min(z, A z + b)| of the LCP after
+    velocity; ``residual``, the natural residual max |min(z, A z + b)| of the
+    nondimensionalised LCP (see :func:`solve_friction`) after
     the active-set polish of Lemke's answer; ``pivots``, the Lemke pivots.
     """
 
@@ -215,7 +241,10 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     r"""Contact impulses with unilateral contact and pyramidal Coulomb friction.
 
     Solves the LCP of :func:`friction_lcp` by Lemke's method and maps the solution
-    back to contact space.
+    back to contact space.  The LCP is nondimensionalised first (``G`` and ``u``
+    divided by powers of two near their largest entries, when those are outside
+    ``2^-10 .. 2^10``), so the answer scales with the problem: ``G/s`` gives ``s`` times
+    the impulses, ``s u`` gives ``s`` times impulses and velocities.
 
     Parameters
     ----------
@@ -224,7 +253,8 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     mu : (nc, k) array_like, the coefficient of each facet direction, >= 0
     directions : (d, k) array_like, facet directions in tangent coordinates
         (:func:`pyramid`)
-    tol : float, accepted natural residual of the LCP (relative to ``1 + max|b|``)
+    tol : float, accepted natural residual of the nondimensionalised LCP (relative to
+        ``1 + max|b|``)
 
     Returns
     -------
@@ -233,7 +263,9 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     Raises
     ------
     ValueError
-        on inputs of the wrong shape, non-finite entries or negative ``mu``.
+        on inputs of the wrong shape, non-finite entries or negative ``mu``; on
+        ``directions`` with a zero column or a column without its opposite; when the
+        impulse scale ``max|u| / max|G|`` is outside the floating-point range.
     RuntimeError
         (``lib.core.errors.ConvergenceError``) when Lemke's method stops without a
         solution (ray termination, too many pivots), or when the natural residual stays
@@ -253,6 +285,15 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     """
     tol = checks.positive(tol, "tol")
     G, u, mu, directions = _checked(G, u, mu, directions)
+    # nondimensionalised: impulses in units of su/sG, velocities in units of su, so
+    # that the pivoting and the tolerances see numbers of order one at any scale; the
+    # units are powers of two (exact), and 1 for data already within 2^-10 .. 2^10
+    sG, su = _unit(float(np.abs(G).max())), _unit(float(np.abs(u).max()))
+    if not math.isfinite(su / sG) or (su / sG == 0.0):
+        raise ValueError(f"u (largest {su:.3e}) over G (largest {sG:.3e}) gives impulses of "
+                         f"scale {su / sG:.3e}, outside the floating-point range")
+    G0, u0 = G, u
+    G, u = G / sG, u / su
     A, b, T = _lcp(G, u, mu, directions)
     res = solve_lcp(A, b, tol=max(tol, 1e-6))
     z, residual = _polish(A, b, res.lam)
@@ -266,11 +307,20 @@ def solve_friction(G, u, mu, directions, tol=1e-10):
     n1 = nc * (1 + k)
     p = T @ z[:n1]
     w = G @ p + u
-    gamma = z[n1:]
     P, W = p.reshape(nc, 1 + d), w.reshape(nc, 1 + d)
     wt = np.sqrt(np.sum(W[:, 1:] ** 2, axis=1))
     sticking = (P[:, 0] > 0) & (wt <= tol * scale)
-    return FrictionResult(P, W, gamma, sticking, residual, res.pivots)
+    p = p * (su / sG)
+    w = G0 @ p + u0
+    return FrictionResult(p.reshape(nc, 1 + d), w.reshape(nc, 1 + d), z[n1:] * su, sticking,
+                          residual, res.pivots)
+
+
+def _unit(s):
+    """A power of two near ``s`` (> 0), or 1 when ``s`` is 0 or within 2^-10 .. 2^10."""
+    if s == 0.0 or 2.0 ** -10 <= s <= 2.0 ** 10:
+        return 1.0
+    return 2.0 ** round(math.log2(s))
 
 
 def _natural_residual(A, b, z):

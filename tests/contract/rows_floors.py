@@ -27,7 +27,9 @@ _PLANAR = lambda: ((np.eye(2), np.array([-0.981, 0.6]), np.array([[0.5, 0.5]]),
                     cone.pyramid(2, 1)), {})
 _CONE_ARGS = {"G": array(position=0), "u": array(position=1),
               "mu": Kind(dict(array().cases, negative=lambda v: -np.asarray(v)), 2),
-              "directions": array(position=3)}
+              # a zero direction, and one without its opposite (audit F5)
+              "directions": Kind(dict(array().cases, zero=lambda v: [[1.0, 0.0]],
+                                      unpaired=lambda v: [[1.0, 2.0]]), 3)}
 CALLS += [
     Call("cone.pyramid", cone.pyramid, lambda: ((4,), dict(tangent_dims=2)),
          {"k": Kind(dict(integer(low=2).cases, odd=lambda v: 3), 0),
