@@ -254,8 +254,8 @@ __all__ = [
 
 _TINY = np.finfo(float).tiny
 _MIN_GAP = 1e-9             # smallest eyelet gap / ell (eyelets are snapped within 5e-10 ell)
-_MAX_CAPSTAN = 700.0
-_MAX_BOUND = 1e100          # largest |pressure bound| of inverse (its rounds square the box)        # largest mu theta with e^(mu theta) finite (709.78), rounded down
+_MAX_CAPSTAN = 700.0        # largest mu theta with e^(mu theta) finite (709.78), rounded down
+_MAX_BOUND = 1e100          # largest |pressure bound| of inverse (its rounds square the box)
 
 
 class ActuationSolveError(SolveError):
@@ -505,8 +505,8 @@ def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=
     ------
     ValueError
         ``offset`` / ``offset_end`` not finite or outside the section, ``anchor`` not a
-        node in 1..N, ``eyelets`` not increasing (gaps of at least ``1e-9 ell``) or outside ``(0, anchor ell)``, or given
-        with ``sheath``.
+        node in 1..N, ``eyelets`` not increasing (gaps above ``1e-9 ell``) or outside
+        ``(0, anchor ell)``, or given with ``sheath``.
 
     Examples
     --------
@@ -2233,11 +2233,16 @@ _DIRECTIONS = ("loading", "unloading")
 def _chain(tau_m, mu, alpha, old):
     """Segment tensions by the capstan band, motor first: ``tau_0 = tau_m``,
     ``tau_j = clip(old_j, tau_{j-1} e^{-mu alpha_j}, tau_{j-1} e^{mu alpha_j})``."""
-    lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
     tau = np.empty(alpha.size + 1)
     tau[0] = tau_m
-    for j in range(alpha.size):
-        tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+    with np.errstate(over="ignore"):                  # an overflow is refused below
+        lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
+        for j in range(alpha.size):
+            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+    if not np.all(np.isfinite(tau)):
+        raise ValueError(f"mu must keep the tensions tau_m e^(mu theta) finite, got mu = "
+                         f"{mu!r}: they overflow at a total wrap of "
+                         f"{float(np.sum(alpha)):.6g} rad")
     return tau
 
 
@@ -2369,7 +2374,8 @@ def friction_static(rod, tendon, motor_tension, mu, direction="loading", steps=1
     Raises
     ------
     ValueError
-        Naming a bad argument (``mu < 0``, a sheath tendon, NaN).
+        Naming a bad argument (``mu < 0``, a sheath tendon, NaN; ``mu`` so large that the
+        tensions ``e^(mu theta)`` overflow along the path, unloading).
     ActuationSolveError
         Newton or the fixed point did not converge; or ``reason="unstable equilibrium"``
         if a step's equilibrium is not stable at its frozen segment tensions (as
@@ -2752,8 +2758,8 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
     ValueError
         Naming the argument: a planar rod, an offset outside the section or of the wrong
         shape, NaN, a bool or a string, ``anchor`` not a node, ``eyelets`` not
-        increasing (gaps above ``1e-9 ell``) or outside ``(0, anchor ell)``, ``turn_rate`` turning more than pi/2
-        between consecutive eyelets.
+        increasing (gaps above ``1e-9 ell``) or outside ``(0, anchor ell)``, ``turn_rate``
+        turning more than pi/2 between consecutive eyelets.
 
     Examples
     --------

@@ -450,3 +450,14 @@ def test_an_arm_with_cavities_of_another_mesh_is_refused():
             pn.tip_angle(bad, u)
         with pytest.raises(ValueError, match="^arm's cavities must be those of its model's"):
             pn.energy(bad, u, 1.0)
+
+
+def test_cavity_volume_refuses_a_state_whose_volume_overflows():
+    s = make_space(cv.cavity_mesh(6, 4, [(1.0, 2.0, -0.5, 0.5)], "T6", length=3.0, height=2.0))
+    c = cv.make_cavity(s)
+    u = np.full(s.n_dofs, 1e300)                 # finite, but x . C x overflows (was NaN)
+    for method in ("boundary", "cells"):
+        with pytest.raises(ValueError, match="^u must keep the wall positions"):
+            cv.cavity_volume(s, c, u, method)
+    # a large but representable rigid shift keeps the volume (translation invariance)
+    assert cv.cavity_volume(s, c, np.full(s.n_dofs, 1e3)) == pytest.approx(1.0, rel=1e-9)

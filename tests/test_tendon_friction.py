@@ -339,3 +339,12 @@ def test_capstan_tensions_refuse_an_overflowing_mu_and_stay_finite_below_it():
     assert np.all(np.isfinite(up)) and up[-1] == pytest.approx(2.0 * np.exp(650.0), rel=1e-12)
     down = ac.capstan_tensions(r, t, q, 2.0, 1e5)                 # loading: decays, no overflow
     assert np.all(np.isfinite(down)) and down[0] == 2.0 and down[-1] == 0.0
+
+
+def test_friction_solvers_refuse_a_mu_whose_capstan_factor_overflows():
+    # paying out with mu = 1e5 asks for tensions e^(mu theta) beyond any float: the old
+    # code failed inside Newton with "scale must be finite"
+    r = rd.make_rod(10)
+    t = ac.make_tendon(r, 0.02)
+    with pytest.raises(ValueError, match=r"^mu must keep the tensions tau_m e\^\(mu theta\)"):
+        ac.friction_static(r, t, 5.0, 1e5, "unloading")
