@@ -253,6 +253,9 @@ __all__ = [
 ]
 
 _TINY = np.finfo(float).tiny
+_MIN_GAP = 1e-9             # smallest eyelet gap / ell (eyelets are snapped within 5e-10 ell)
+_MAX_CAPSTAN = 700.0        # largest mu theta with e^(mu theta) finite (709.78), rounded down
+_MAX_BOUND = 1e100          # largest |pressure bound| of inverse (its rounds square the box)
 
 
 class ActuationSolveError(SolveError):
@@ -453,6 +456,14 @@ def _inner_eyelets(eyelets, k, ell):
     if s_inner.size and np.any(np.diff(s_inner) <= 0):
         raise ValueError(f"eyelets must be strictly increasing arc lengths, got "
                          f"{checks.show(eyelets)}")
+    # an eyelet within 5e-10 ell of a centre or a node is moved onto it: two closer than
+    # 1e-9 ell (or one that close to the clamp or the anchor) can land on one point
+    gaps = np.diff(np.concatenate([[0.0], s_inner, [k * ell]]))
+    if s_inner.size and np.any(gaps <= _MIN_GAP * ell):
+        i = int(np.argmax(gaps <= _MIN_GAP * ell))
+        raise ValueError(f"eyelets must be more than {_MIN_GAP:g} ell = {_MIN_GAP * ell:.3g} "
+                         f"apart and from the clamp and the anchor (closer ones coincide), got "
+                         f"a gap of {gaps[i]:.3g} in {checks.show(eyelets)}")
     return s_inner
 
 
@@ -494,8 +505,8 @@ def make_tendon(rod, offset, anchor=None, offset_end=None, eyelets=None, sheath=
     ------
     ValueError
         ``offset`` / ``offset_end`` not finite or outside the section, ``anchor`` not a
-        node in 1..N, ``eyelets`` not increasing or outside ``(0, anchor ell)``, or given
-        with ``sheath``.
+        node in 1..N, ``eyelets`` not increasing (gaps above ``1e-9 ell``) or outside
+        ``(0, anchor ell)``, or given with ``sheath``.
 
     Examples
     --------
@@ -1534,7 +1545,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         sweep, tolerances and Levenberg-Marquardt term treat them alike (``tol`` and
         the active-bound test are relative to ``max |bound|`` over all of them).  With
         chambers, ``tendons`` may be None or empty (pressures only).
-    pressure_max : float or (n_c,), required with ``chambers``
+    pressure_max : float or (n_c,), required with ``chambers``; ``|pressure_max| <= 1e100``
         Largest pressure of each chamber (any finite number >= ``pressure_min``).
     pressure_min : float or (n_c,)
         Smallest pressure (default None: 0; negative: vacuum); only with ``chambers``.  ``pressure_min = pressure_max``
@@ -1554,7 +1565,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ValueError
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
         non-finite ``target`` or one of the wrong length, a NaN start state ``q0``;
-        non-finite ``pressure_min`` / ``pressure_max``, ``pressure_max < pressure_min``,
+        non-finite ``pressure_min`` / ``pressure_max`` or one beyond ``1e100`` in magnitude
+        (the rounds scale by the box and square it), ``pressure_max < pressure_min``,
         ``pressure_max`` missing with chambers, ``pressure_max`` or ``pressure_min``
         given without them.
     ActuationSolveError
@@ -1602,9 +1614,10 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
         if pressure_max is None:
             raise ValueError("pressure_max must be given with chambers (the largest pressure "
                              "of each), got None")
-        p_hi = checks.array(pressure_max, "pressure_max", shape=(nc,), broadcast=True)
+        p_hi = checks.array(pressure_max, "pressure_max", shape=(nc,), broadcast=True,
+                            low=-_MAX_BOUND, high=_MAX_BOUND)
         p_lo = checks.array(0.0 if pressure_min is None else pressure_min, "pressure_min",
-                            shape=(nc,), broadcast=True)
+                            shape=(nc,), broadcast=True, low=-_MAX_BOUND, high=_MAX_BOUND)
         if np.any(p_hi < p_lo):
             raise ValueError(f"pressure_max must be >= pressure_min, got {p_hi.tolist()} < "
                              f"{p_lo.tolist()}" + ("" if pressure_min is not None else
@@ -2220,11 +2233,16 @@ _DIRECTIONS = ("loading", "unloading")
 def _chain(tau_m, mu, alpha, old):
     """Segment tensions by the capstan band, motor first: ``tau_0 = tau_m``,
     ``tau_j = clip(old_j, tau_{j-1} e^{-mu alpha_j}, tau_{j-1} e^{mu alpha_j})``."""
-    lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
     tau = np.empty(alpha.size + 1)
     tau[0] = tau_m
-    for j in range(alpha.size):
-        tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+    with np.errstate(over="ignore"):                  # an overflow is refused below
+        lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
+        for j in range(alpha.size):
+            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+    if not np.all(np.isfinite(tau)):
+        raise ValueError(f"mu must keep the tensions tau_m e^(mu theta) finite, got mu = "
+                         f"{mu!r}: they overflow at a total wrap of "
+                         f"{float(np.sum(alpha)):.6g} rad")
     return tau
 
 
@@ -2243,8 +2261,15 @@ def capstan_tensions(rod, tendon, q, motor_tension, mu, direction="loading"):
     rod, tendon : an eyelet tendon (``sheath=False``) of ``rod``
     q : (3N,) state
     motor_tension : float >= 0
-    mu : float >= 0, friction coefficient
+    mu : float >= 0, friction coefficient; ``mu theta_total <= 700`` when "unloading"
+        (beyond it ``e^{mu theta}`` overflows a float)
     direction : {"loading", "unloading"}
+
+    Raises
+    ------
+    ValueError
+        Naming ``mu`` (negative, NaN, inf, or ``mu theta_total > 700`` when unloading),
+        ``motor_tension``, ``direction``, ``tendon`` (a sheath tendon), ``rod`` or ``q``.
 
     Examples
     --------
@@ -2259,6 +2284,10 @@ def capstan_tensions(rod, tendon, q, motor_tension, mu, direction="loading"):
     mu = checks.nonnegative(mu, "mu")
     sgn = -1.0 if checks.choice(direction, "direction", _DIRECTIONS) == "loading" else 1.0
     theta = np.concatenate([[0.0], np.cumsum(_wrap(rod, tendon, q))])
+    if sgn > 0 and mu * theta[-1] > _MAX_CAPSTAN:
+        raise ValueError(f"mu must keep mu theta_total <= {_MAX_CAPSTAN:g} when unloading "
+                         f"(e^(mu theta) overflows beyond it), got mu = {mu!r} with a total wrap "
+                         f"theta_total = {theta[-1]:.6g} rad")
     return tau_m * np.exp(sgn * mu * theta)
 
 
@@ -2345,7 +2374,8 @@ def friction_static(rod, tendon, motor_tension, mu, direction="loading", steps=1
     Raises
     ------
     ValueError
-        Naming a bad argument (``mu < 0``, a sheath tendon, NaN).
+        Naming a bad argument (``mu < 0``, a sheath tendon, NaN; ``mu`` so large that the
+        tensions ``e^(mu theta)`` overflow along the path, unloading).
     ActuationSolveError
         Newton or the fixed point did not converge; or ``reason="unstable equilibrium"``
         if a step's equilibrium is not stable at its frozen segment tensions (as
@@ -2728,8 +2758,8 @@ def make_tendon3d(rod, offset, anchor=None, eyelets=None, turn_rate=0.0):
     ValueError
         Naming the argument: a planar rod, an offset outside the section or of the wrong
         shape, NaN, a bool or a string, ``anchor`` not a node, ``eyelets`` not
-        increasing or outside ``(0, anchor ell)``, ``turn_rate`` turning more than pi/2
-        between consecutive eyelets.
+        increasing (gaps above ``1e-9 ell``) or outside ``(0, anchor ell)``, ``turn_rate``
+        turning more than pi/2 between consecutive eyelets.
 
     Examples
     --------
@@ -3339,6 +3369,7 @@ def _chamber_list(rod, chambers, name="chambers"):
         if c.N != _check_rod(rod).N:
             raise ValueError(f"{name} was made for a rod of N = {c.N} elements, rod has "
                              f"N = {rod.N}")
+        _same_geometry(c.tendons[0], rod.L, rod.r_over_L * rod.L, name)
     return list(chambers)
 
 
@@ -3376,6 +3407,12 @@ def _mixed(rod, chambers, pressures, tendons, tensions, pname="pressures"):
 def chamber_volume(rod, chamber, q):
     r"""Chamber volume (area per unit thickness) ``V_c = A_c (l_end(q) - l_start(q))``.
 
+    Raises
+    ------
+    ValueError
+        Naming ``chamber`` (not one RodChamber -- a list is not --, or made for a rod of
+        another N, length or radius), ``rod`` or ``q``.
+
     Examples
     --------
     >>> from lib import rod as rd
@@ -3383,6 +3420,7 @@ def chamber_volume(rod, chamber, q):
     >>> round(chamber_volume(r, make_rod_chamber(r, 0.01, 0.02, start=2), rd.straight(r)), 12)
     0.0075
     """
+    checks.kind(chamber, "chamber", RodChamber, "a RodChamber (made by make_rod_chamber)")
     c = _chamber_list(rod, chamber, "chamber")[0]
     q = _check_q(rod, q)
     return -float(sum(k * _length(rod, t, q) for t, k in zip(c.tendons, c.per_pressure))) + 0.0
@@ -3682,6 +3720,13 @@ def calibrate_chamber_rod(arm, N=None):
     -------
     ChamberFit
 
+    Raises
+    ------
+    ValueError
+        Naming ``arm`` (not a neo-Hookean :class:`lib.pneumatic.Arm`, or its cavities
+        centred on the centreline: no moment arm to fit) or ``N`` (not a positive integer,
+        or no rod node at the cavities' ends).
+
     Examples
     --------
     >>> from lib import pneumatic as pn
@@ -3700,6 +3745,9 @@ def calibrate_chamber_rod(arm, N=None):
     N = mesh.nx if N is None else checks.integer(N, "N", low=1)
     EI, EA = _fem_section(arm)
     r, c, x0, x1, area, dg = _fit_rod(arm, EI, EA, N)
+    if dg == 0.0:
+        raise ValueError("arm's cavities must lie off its centreline (their area-weighted "
+                         "centroid is at y = 0: the rod chamber has no moment arm to fit)")
     s = _pn.bending_slopes(arm)
     dth_geo, _ = _rod_slopes(r, c)
     d_eff = dg * s.angle_per_pressure / dth_geo
@@ -3815,10 +3863,23 @@ def chamber_rod_stroke_error(arm, pressure_max, steps=8, fit=None, level=0.05):
                            limit_angle=ang, level=level)
 
 
+#: The most chambers :func:`pneunet_cavities` lays out (a longer arm is refused, not built).
+_MAX_CHAMBERS = 10000
+
+
 def pneunet_cavities(length, height=1.0, width=0.5, gap=0.5, margin=0.75, depth=0.25):
     """Boxes ``(x0, x1, 0, depth height)`` of PneuNet chambers along an arm of ``length``:
     ``width`` wide, ``gap`` apart, from ``margin`` to at most ``length - margin`` (the
     pattern of :data:`lib.pneumatic.PNEUNET`, which is ``pneunet_cavities(6.0)``).
+
+    At most :data:`_MAX_CHAMBERS` (10000) chambers.
+
+    Raises
+    ------
+    ValueError
+        Naming ``length`` (no room for a chamber, or room for more than 10000), ``width``
+        (too narrow to give boxes of nonzero width at this length), ``depth`` (not below
+        0.5) or any argument that is not a positive finite number.
 
     >>> pneunet_cavities(4.0)
     ((0.75, 1.25, 0.0, 0.25), (1.75, 2.25, 0.0, 0.25), (2.75, 3.25, 0.0, 0.25))
@@ -3829,12 +3890,20 @@ def pneunet_cavities(length, height=1.0, width=0.5, gap=0.5, margin=0.75, depth=
     if depth >= 0.5:
         raise ValueError(f"depth must be below 0.5 (a fraction of the height above the "
                          f"centreline), got {depth}")
-    n = int(math.floor((length - 2 * margin + gap) / (width + gap) + 1e-9))
+    n = math.floor((length - 2 * margin + gap) / (width + gap) + 1e-9)
     if n < 1:
         raise ValueError(f"length = {length} leaves no room for a chamber of width {width} "
                          f"between margins of {margin}")
-    return tuple((margin + k * (width + gap), margin + k * (width + gap) + width, 0.0,
-                  depth * height) for k in range(n))
+    if n > _MAX_CHAMBERS:
+        raise ValueError(f"length must leave room for at most {_MAX_CHAMBERS} chambers, got "
+                         f"{length!r}: {n:.4g} chambers of width {width} and gap {gap}")
+    boxes = tuple((margin + k * (width + gap), margin + k * (width + gap) + width, 0.0,
+                   depth * height) for k in range(int(n)))
+    if any(b[1] <= b[0] for b in boxes):
+        raise ValueError(f"width must give boxes of nonzero width at this length, got "
+                         f"{width!r} (the box at x = {boxes[-1][0]:.6g} has width "
+                         f"{boxes[-1][1] - boxes[-1][0]:.3g})")
+    return boxes
 
 
 def chamber_rod_slenderness_error(lengths=(2.0, 3.0, 4.0, 6.0, 10.0, 16.0), ny=8, element="T6",
@@ -3865,6 +3934,13 @@ def chamber_rod_slenderness_error(lengths=(2.0, 3.0, 4.0, 6.0, 10.0, 16.0), ny=8
     ChamberRodError (``x`` the slenderness; ``limit`` the largest slenderness with an
     error above ``level`` -- below it the rod is off by more -- NaN if none)
 
+    Raises
+    ------
+    ValueError
+        Naming ``lengths`` (not positive, not increasing, not whole numbers of cells, or
+        leaving no room for a chamber), ``ny`` (not a positive integer, or too coarse to
+        put the chambers on grid lines), ``element``, ``fit`` or ``level``.
+
     Examples
     --------
     >>> e = chamber_rod_slenderness_error((4.0, 6.0), ny=4, element="T3")
@@ -3879,17 +3955,33 @@ def chamber_rod_slenderness_error(lengths=(2.0, 3.0, 4.0, 6.0, 10.0, 16.0), ny=8
     checks.choice(element, "element", ("T3", "T6"))
     level = checks.real(level, "level", 0.0, 1.0, include_low=False, include_high=False)
     if fit is None:
-        fit = calibrate_chamber_rod(_pn.make_arm(6 * ny, ny, element))
+        try:
+            calibration_arm = _pn.make_arm(6 * ny, ny, element)
+        except ValueError as e:
+            raise ValueError(f"ny must resolve the chambers on its grid (cells 1/ny: a multiple "
+                             f"of 4 for this pattern), got {ny}: {e}") from None
+        fit = calibrate_chamber_rod(calibration_arm)
     else:
         checks.kind(fit, "fit", ChamberFit, "a ChamberFit (made by calibrate_chamber_rod)")
-    fem, rod = [], []
+    boxes = []
     for length in L:
-        nx = int(round(ny * length))
+        nx = round(ny * length)
         if abs(nx - ny * length) > 1e-9:
             raise ValueError(f"lengths must be whole numbers of cells (ny length an integer), "
                              f"got {length}")
-        arm = _pn.make_arm(nx, ny, element, cavities=pneunet_cavities(length), length=length,
-                           E=fit.E, nu=fit.nu)
+        try:
+            boxes.append((int(nx), pneunet_cavities(length)))
+        except ValueError as e:
+            raise ValueError(f"lengths must each leave room for one to {_MAX_CHAMBERS} "
+                             f"chambers, got {float(length)!r}: {e}") from None
+    fem, rod = [], []
+    for length, (nx, cavities) in zip(L, boxes):
+        try:
+            arm = _pn.make_arm(nx, ny, element, cavities=cavities, length=length, E=fit.E,
+                               nu=fit.nu)
+        except ValueError as e:
+            raise ValueError(f"ny must resolve the chambers on its grid (cells 1/ny: a multiple "
+                             f"of 4 for this pattern), got {ny}: {e}") from None
         fem.append(_pn.bending_slopes(arm).angle_per_pressure)
         r, c, *_ = _fit_rod(arm, fit.EI, fit.EA, nx, fit.offset)
         rod.append(_rod_slopes(r, c)[0])

@@ -201,6 +201,15 @@ def make_arm(nx=24, ny=4, element="T6", cavities=PNEUNET, length=6.0, height=1.0
 # --------------------------------------------------------------------------------------
 def _check_arm(arm, name="arm"):
     checks.kind(arm, name, Arm, "a pneumatic arm (lib.pneumatic.Arm, made by make_arm)")
+    nodes = arm.model.mesh.nodes
+    loops = getattr(arm.model.mesh, "loops", ())
+    if len(arm.cavities) != len(loops) or len(arm.C) != len(loops) or any(
+            c.edges.shape != e.shape or not np.array_equal(c.edges, e)
+            or not np.array_equal(nodes[e], c.X) or c.C.shape != (arm.n_u, arm.n_u)
+            or Ck.shape != (arm.n_dofs, arm.n_dofs)
+            for c, e, Ck in zip(arm.cavities, loops, arm.C)):
+        raise ValueError(f"{name}'s cavities must be those of its model's mesh (make the arm "
+                         "with make_arm), got cavities made on another mesh")
     return arm
 
 

@@ -315,3 +315,83 @@ def test_inverse_without_chambers_rejects_pressure_bounds(mixed):
     r, t, _, target = mixed
     with pytest.raises(ValueError, match="pressure_max"):
         ac.inverse(r, [t], target, tau_max=10.0, pressure_max=1.0)
+
+
+# --------------------------------------------------------------------------------------
+# bad input (API audit): each names the argument at fault
+# --------------------------------------------------------------------------------------
+def test_chamber_of_a_rod_of_another_length_is_refused():
+    r, other = rd.make_rod(10), rd.make_rod(10, L=2.0)          # same N, other length
+    c = ac.make_rod_chamber(other, 0.01, 0.03)
+    q = rd.straight(r)
+    with pytest.raises(ValueError, match="^chamber was made for a rod of L = 2"):
+        ac.chamber_volume(r, c, q)
+    with pytest.raises(ValueError, match="^chambers was made for a rod of L = 2"):
+        ac.chamber_energy(r, q, [c], 1.0)
+    with pytest.raises(ValueError, match="^chambers was made for a rod of L = 2"):
+        ac.chamber_static(r, [c], 1.0)
+
+
+def test_chamber_volume_takes_one_chamber_not_a_list():
+    r = rd.make_rod(10)
+    c = ac.make_rod_chamber(r, 0.01, 0.03)
+    with pytest.raises(ValueError, match="^chamber must be a RodChamber"):
+        ac.chamber_volume(r, [c], rd.straight(r))
+
+
+def test_inverse_without_tendons_still_checks_tau_max():
+    r = rd.make_rod(10)
+    c = ac.make_rod_chamber(r, 0.01, 0.03)
+    for bad in (np.nan, np.inf, -1.0):
+        with pytest.raises(ValueError, match="^tau_max must"):
+            ac.inverse(r, None, (0.9, 0.3), tau_max=bad, chambers=c, pressure_max=50.0)
+
+
+def test_inverse_refuses_an_astronomical_pressure_bound():
+    r = rd.make_rod(10)
+    c = ac.make_rod_chamber(r, 0.01, 0.03)
+    for name in ("pressure_max", "pressure_min"):
+        kw = {"pressure_max": 1e300} if name == "pressure_max" else {
+            "pressure_max": 10.0, "pressure_min": -1e300}
+        with pytest.raises(ValueError, match=f"^{name} must lie in"):
+            ac.inverse(r, None, (0.9, 0.3), tau_max=1.0, chambers=c, **kw)
+
+
+def test_calibration_refuses_centred_cavities():
+    arm = pn.make_arm(24, 4, "T3", cavities=[(1.0, 2.0, -0.25, 0.25)])
+    with pytest.raises(ValueError, match="^arm's cavities must lie off its centreline"):
+        ac.calibrate_chamber_rod(arm)
+
+
+def test_calibration_refuses_an_arm_with_cavities_of_another_mesh():
+    a, b = pn.make_arm(24, 4, "T3"), pn.make_arm(48, 4, "T3", length=12.0)
+    # b's walls have a's node numbers and coordinates (same cells, same grid spacing)
+    assert all(np.array_equal(a.model.mesh.nodes[cb.edges], cb.X) for cb in b.cavities)
+    bad = pn.Arm(a.model, b.cavities, None, a.C)
+    with pytest.raises(ValueError, match="^arm's cavities must be those of its model's mesh"):
+        ac.calibrate_chamber_rod(bad)
+
+
+def test_pneunet_cavities_bounds():
+    with pytest.raises(ValueError, match="^length must leave room for at most 10000"):
+        ac.pneunet_cavities(1e300)
+    with pytest.raises(ValueError, match="^length must leave room for at most 10000"):
+        ac.pneunet_cavities(length=1e300)
+    with pytest.raises(ValueError, match="^width must give boxes of nonzero width"):
+        ac.pneunet_cavities(6.0, width=1e-17)
+    # a huge height is legal: the boxes scale with it
+    boxes = ac.pneunet_cavities(6.0, height=1e300)
+    assert [b[3] for b in boxes] == [0.25e300] * 5
+    assert len(ac.pneunet_cavities(10000.0)) == 9999           # up to the limit it is built
+
+
+def test_slenderness_error_names_lengths_and_ny():
+    with pytest.raises(ValueError, match="^lengths must each leave room"):
+        ac.chamber_rod_slenderness_error((1.0, 6.0), ny=4, element="T3")
+    with pytest.raises(ValueError, match="^lengths must each leave room"):
+        ac.chamber_rod_slenderness_error((6.0, 1e300), ny=4, element="T3")
+    with pytest.raises(ValueError, match="^ny must resolve the chambers"):
+        ac.chamber_rod_slenderness_error((4.0, 6.0), ny=2, element="T3")
+    fit = ac.calibrate_chamber_rod(pn.make_arm(24, 4, "T3"))
+    with pytest.raises(ValueError, match="^ny must resolve the chambers"):
+        ac.chamber_rod_slenderness_error((4.0, 6.0), ny=2, element="T3", fit=fit)

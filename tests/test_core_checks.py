@@ -241,3 +241,16 @@ def test_no_check_raises_type_error_on_any_input():
                 call(v)
             except ValueError as err:
                 assert str(err).startswith("x ")
+
+
+@pytest.mark.parametrize("value, kw, message", [
+    (math.nan, {}, "tau must be a real number, got nan"),
+    (math.inf, {}, "tau must be finite"),
+    (-1.0, dict(low=0.0), r"tau must be >= 0"),
+])
+def test_broadcast_to_no_entries_still_checks_the_number(value, kw, message):
+    # "a number or one per tendon" with no tendons: the number is still looked at
+    with pytest.raises(ValueError, match=message):
+        checks.array(value, "tau", shape=(0,), broadcast=True, **kw)
+    assert checks.array(2.0, "tau", shape=(0,), broadcast=True, low=0.0).shape == (0,)
+    assert checks.array(math.inf, "tau", shape=(0,), broadcast=True, finite=False).shape == (0,)

@@ -437,3 +437,27 @@ def test_a_box_off_the_grid_by_round_off_is_stored_on_the_grid():
     assert set(m.cavities[0]) <= set(m.nodes[:, 0]) | set(m.nodes[:, 1])
     with pytest.raises(ValueError, match="grid lines"):
         cv.cavity_mesh(16, 4, [(1.0 + 1e-6, 2.0, -0.25, 0.25)], length=4.0)
+
+
+def test_an_arm_with_cavities_of_another_mesh_is_refused():
+    a, b = pn.make_arm(24, 4, "T3"), pn.make_arm(48, 4, "T3", length=12.0)
+    # b's cavity walls have a's node numbers and coordinates: only the size tells them apart
+    assert all(np.array_equal(a.model.mesh.nodes[cb.edges], cb.X) for cb in b.cavities)
+    u = np.zeros(a.n_dofs)
+    for bad in (pn.Arm(a.model, b.cavities, None, a.C), pn.Arm(a.model, a.cavities[:4], None,
+                                                                a.C[:4])):
+        with pytest.raises(ValueError, match="^arm's cavities must be those of its model's"):
+            pn.tip_angle(bad, u)
+        with pytest.raises(ValueError, match="^arm's cavities must be those of its model's"):
+            pn.energy(bad, u, 1.0)
+
+
+def test_cavity_volume_refuses_a_state_whose_volume_overflows():
+    s = make_space(cv.cavity_mesh(6, 4, [(1.0, 2.0, -0.5, 0.5)], "T6", length=3.0, height=2.0))
+    c = cv.make_cavity(s)
+    u = np.full(s.n_dofs, 1e300)                 # finite, but x . C x overflows (was NaN)
+    for method in ("boundary", "cells"):
+        with pytest.raises(ValueError, match="^u must keep the wall positions"):
+            cv.cavity_volume(s, c, u, method)
+    # a large but representable rigid shift keeps the volume (translation invariance)
+    assert cv.cavity_volume(s, c, np.full(s.n_dofs, 1e3)) == pytest.approx(1.0, rel=1e-9)

@@ -449,3 +449,14 @@ def test_equal_tensions_on_three_helices_twist_the_rod_without_bending_it():
     assert order > 1.8 and err[-1] < 2e-3                        # 1.6 %, 0.40 %, 0.10 %
     simple = -3 * tau * d * d * om / (R.GJ * np.sqrt(1 + (d * om) ** 2)) * (R.L - R.ell / 2)
     assert 0.005 < abs(twist(s) / simple - 1) < 0.012
+
+
+@pytest.mark.parametrize("eyelets", [[0.05 - 1e-13, 0.05], [1e-300, 0.5], [0.5, 0.5 + 1e-15],
+                                     [0.5, 1.0 - 1e-16]])
+def test_coincident_eyelets_are_refused_naming_eyelets(eyelets):
+    # eyelets within 5e-10 ell of one point are snapped onto it: refused when made,
+    # not later as a state "making two eyelets coincide"
+    with pytest.raises(ValueError, match="^eyelets must be more than 1e-09 ell"):
+        ac.make_tendon3d(r3.make_rod3d(10), (0.02, 0.0), eyelets=eyelets)
+    with pytest.raises(ValueError, match="^eyelets must be more than 1e-09 ell"):
+        ac.make_tendon(rd.make_rod(10), 0.02, eyelets=eyelets)

@@ -324,3 +324,27 @@ def test_friction_solvers_refuse_an_unstable_equilibrium_and_name_the_step():
         ac.friction_sweep(rod, t, [40.0, 80.0], 0.1)
     q, tau = ac.friction_static(rod, t, 50.0, 0.1)          # below the limit: stable
     assert np.allclose(tau, 50.0, rtol=0, atol=1e-12)
+
+
+def test_capstan_tensions_refuse_an_overflowing_mu_and_stay_finite_below_it():
+    r = rd.make_rod(10)
+    t = ac.make_tendon(r, 0.02)
+    q = ac.static(r, [t], [1.0])
+    theta = float(np.sum(ac.wrap_angles(r, t, q)))
+    assert theta > 0
+    with pytest.raises(ValueError, match="^mu must keep mu theta_total <= 700"):
+        ac.capstan_tensions(r, t, q, 2.0, 1e5, "unloading")
+    mu = 650.0 / theta                                            # legal, extreme
+    up = ac.capstan_tensions(r, t, q, 2.0, mu, "unloading")
+    assert np.all(np.isfinite(up)) and up[-1] == pytest.approx(2.0 * np.exp(650.0), rel=1e-12)
+    down = ac.capstan_tensions(r, t, q, 2.0, 1e5)                 # loading: decays, no overflow
+    assert np.all(np.isfinite(down)) and down[0] == 2.0 and down[-1] == 0.0
+
+
+def test_friction_solvers_refuse_a_mu_whose_capstan_factor_overflows():
+    # paying out with mu = 1e5 asks for tensions e^(mu theta) beyond any float: the old
+    # code failed inside Newton with "scale must be finite"
+    r = rd.make_rod(10)
+    t = ac.make_tendon(r, 0.02)
+    with pytest.raises(ValueError, match=r"^mu must keep the tensions tau_m e\^\(mu theta\)"):
+        ac.friction_static(r, t, 5.0, 1e5, "unloading")

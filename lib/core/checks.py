@@ -347,6 +347,10 @@ def array(value, name, shape=None, *, finite=True, low=None, high=None, include_
     if shape is not None:
         shape = tuple(shape)
         if broadcast and a.ndim == 0 and None not in shape:
+            if 0 in shape:                    # "one per tendon" with none: check the number
+                if finite is not None:
+                    real(a, name, low, high, include_low=include_low,
+                         include_high=include_high, inf=not finite)
             a = np.broadcast_to(a, shape).astype(float)
         elif a.ndim != len(shape) or any(s is not None and s != n
                                          for s, n in zip(shape, a.shape)):

@@ -363,6 +363,13 @@ def cavity_volume(model, cavity, u, method="boundary"):
     areas of those cells (``int det F``, exact).  The two agree to round-off in any
     state where no element is inverted.
 
+    Raises
+    ------
+    ValueError
+        Naming ``model`` (not on a cavity mesh), ``cavity`` (made on another mesh),
+        ``u`` (wrong length, not finite, or so large that the volume overflows) or
+        ``method``.
+
     Examples
     --------
     >>> from lib.fe import make_space
@@ -376,10 +383,15 @@ def cavity_volume(model, cavity, u, method="boundary"):
     _check(model, cavity)
     u = check_u(model, u)
     if checks.choice(method, "method", METHODS) == "boundary":
-        return _boundary_volume(model, cavity, u)
-    x = _positions(model, u)
-    return _loop_area(x, cavity.ring_edges) - float(
-        _element_areas(model.mesh, x, cavity.ring).sum())
+        V = _boundary_volume(model, cavity, u)
+    else:
+        x = _positions(model, u)
+        V = _loop_area(x, cavity.ring_edges) - float(
+            _element_areas(model.mesh, x, cavity.ring).sum())
+    if not np.isfinite(V):
+        raise ValueError(f"u must keep the wall positions' products within floating point "
+                         f"(the volume overflows), got max |u| = {np.abs(u).max():.3g}")
+    return V
 
 
 def volume_gradient(model, cavity, u):
