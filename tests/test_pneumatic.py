@@ -461,3 +461,32 @@ def test_cavity_volume_refuses_a_state_whose_volume_overflows():
             cv.cavity_volume(s, c, u, method)
     # a large but representable rigid shift keeps the volume (translation invariance)
     assert cv.cavity_volume(s, c, np.full(s.n_dofs, 1e3)) == pytest.approx(1.0, rel=1e-9)
+
+
+def _quadratic_points(x_edges, k):
+    """Each quadratic edge [e, (start, mid, end), 2] sampled at k points (end excluded)."""
+    xi = np.arange(k) / k
+    N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], 1)
+    return np.einsum("qa,eai->eqi", N, x_edges).reshape(-1, 2)
+
+
+@pytest.mark.parametrize("mid_x, crosses", [(0.2375, True), (0.30, False)])
+def test_walls_cross_sees_a_crossing_just_past_a_closed_corner(mid_x, crosses):
+    # the top wall's edge leaves the top-left corner heading down, just outside (0.2375)
+    # or just inside (0.30) the left wall: outside, it crosses the left wall's edge a few
+    # per cent along both edges -- between the chords through the quarter points, which
+    # share the corner and so were never compared (the referee's T6 PNEUNET paths
+    # returned such states under vacuum); 400 points per edge are the independent check
+    s = make_space(cv.cavity_mesh(4, 3, [(1.0, 3.0, -1/6, 1/6)], "T6", length=4.0))
+    c = cv.make_cavity(s)
+    X, E = s.mesh.nodes, c.edges
+    P = E[np.lexsort((-X[E[:, 0], 1], X[E[:, 0], 0]))[0], 0]          # top-left corner
+    top = next(e for e in range(len(E)) if P in (E[e, 0], E[e, 2])
+               and np.isclose(X[E[e, 0], 1], X[E[e, 2], 1]))
+    M = E[top, 1]
+    u = np.zeros(s.n_dofs)
+    u[2 * M:2 * M + 2] = X[P] + np.array([mid_x, -1 / 8]) - X[M]
+    x_edges = X[E] + u.reshape(-1, 2)[E]
+    assert cv.polyline_crosses(_quadratic_points(x_edges, 400)) is crosses
+    assert not cv.polyline_crosses(_quadratic_points(x_edges, 4))      # the old test
+    assert cv.walls_cross(s, c, u) is crosses

@@ -463,15 +463,92 @@ def load_resultant(model, cavity, u, pressure):
 
 
 def _polyline(model, cavity, u):
-    """The deformed wall loop as a closed polyline (n_points, 2): the nodes of straight
-    edges; each quadratic edge at ``xi = 0, 1/4, 1/2, 3/4`` (its nodes and quarter
-    points, the next edge supplying ``xi = 1``)."""
-    xe = _positions(model, u)[cavity.edges]                       # [e, a, i]
-    if cavity.edges.shape[1] == 2:
-        return xe[:, 0]
-    xi = np.array([0.0, 0.25, 0.5, 0.75])
-    N = np.stack([(1 - xi) * (1 - 2 * xi), 4 * xi * (1 - xi), xi * (2 * xi - 1)], 1)
-    return np.einsum("qa,eai->eqi", N, xe).reshape(-1, 2)
+    """The deformed wall loop's nodes in loop order (straight edges: the loop itself)."""
+    return _positions(model, u)[cavity.edges][:, 0]
+
+
+def _bezier(model, cavity, u):
+    """Each quadratic wall edge as its Bezier control points [e, (P0, P1, P2), 2]."""
+    x = _positions(model, u)[cavity.edges]                       # start, mid, end
+    return np.stack([x[:, 0], 2 * x[:, 1] - 0.5 * (x[:, 0] + x[:, 2]), x[:, 2]], 1)
+
+
+def _cross2(a, b):
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _in_cone(v, u1, u2):
+    """Whether the ray v lies in the cone spanned by u1, u2 from the apex (boundary in)."""
+    c = _cross2(u1, u2)
+    scale = np.hypot(*u1.T) * np.hypot(*u2.T)
+    flat = np.abs(c) <= 1e-12 * scale                            # a ray (a straight piece)
+    s1, s2 = _cross2(u1, v), _cross2(v, u2)
+    inside = (s1 * np.sign(c) >= 0) & (s2 * np.sign(c) >= 0)
+    ray = (np.abs(s1) <= 1e-12 * np.hypot(*u1.T) * np.hypot(*v.T)) & (np.sum(u1 * v, -1) > 0)
+    return np.where(flat, ray, inside)
+
+
+def _cones_meet(A, B):
+    """Pieces A, B (control points [..., 3, 2]) that both start at one point: whether
+    their control triangles' cones from it overlap (if not, the curves, inside them,
+    meet only there)."""
+    a1, a2 = A[..., 1, :] - A[..., 0, :], A[..., 2, :] - A[..., 0, :]
+    b1, b2 = B[..., 1, :] - B[..., 0, :], B[..., 2, :] - B[..., 0, :]
+    a1 = np.where(np.all(a1 == 0, -1, keepdims=True), a2, a1)  # a degenerate control leg
+    b1 = np.where(np.all(b1 == 0, -1, keepdims=True), b2, b1)
+    return (_in_cone(b1, a1, a2) | _in_cone(b2, a1, a2) | _in_cone(a1, b1, b2)
+            | _in_cone(a2, b1, b2))
+
+
+def _boxes_meet(A, B):
+    return np.all((A.min(-2) <= B.max(-2)) & (B.min(-2) <= A.max(-2)), -1)
+
+
+def _halves(C):
+    """de Casteljau at 1/2: the two halves of a quadratic Bezier piece."""
+    m0, m1 = 0.5 * (C[0] + C[1]), 0.5 * (C[1] + C[2])
+    mid = 0.5 * (m0 + m1)
+    return np.array([C[0], m0, mid]), np.array([mid, m1, C[2]])
+
+
+def _sag(C):
+    return float(np.hypot(*(C[1] - 0.5 * (C[0] + C[2]))))
+
+
+def _pieces_cross(A, B, shared, flat):
+    """Whether Bezier pieces A and B cross; ``shared``: both start at the same point
+    (a crossing there does not count).  Subdivision while their hulls meet, until both
+    are within ``flat`` of their chords, which are then tested."""
+    if not _boxes_meet(A, B) or (shared and not _cones_meet(A, B)):
+        return False
+    if _sag(A) <= flat and _sag(B) <= flat:
+        return False if shared else polyline_crosses(np.array([A[0], A[2], B[2], B[0]]))
+    A0, A1 = _halves(A)
+    B0, B1 = _halves(B)
+    return (_pieces_cross(A0, B0, shared, flat) or _pieces_cross(A0, B1, False, flat)
+            or _pieces_cross(A1, B0, False, flat) or _pieces_cross(A1, B1, False, flat))
+
+
+def _curved_loop_crosses(C, rtol=1e-6):
+    """Whether the closed loop of quadratic Bezier edges C [e, 3, 2] (each edge ending
+    where the next starts) is not simple.  Neighbouring edges are compared from their
+    common node (reversing the first): their control triangles' cones from it tell most
+    pairs apart at once; every other pair whose control boxes overlap, and every
+    neighbour pair whose cones overlap, is subdivided until its pieces are within
+    ``rtol`` times the mean edge length of their chords."""
+    n = C.shape[0]
+    flat = rtol * float(np.mean(np.hypot(*(C[:, 2] - C[:, 0]).T)))
+    back = C[:, ::-1]                                             # edge i from its end
+    nxt = np.roll(np.arange(n), -1)
+    suspect = _cones_meet(back, C[nxt])
+    for i in np.flatnonzero(suspect):
+        if _pieces_cross(back[i], C[nxt[i]], True, flat):
+            return True
+    i, j = np.triu_indices(n, 2)
+    far = ~((i == 0) & (j == n - 1))
+    i, j = i[far], j[far]
+    meet = _boxes_meet(C[i], C[j])
+    return any(_pieces_cross(C[a], C[b], False, flat) for a, b in zip(i[meet], j[meet]))
 
 
 def polyline_crosses(points):
@@ -507,11 +584,13 @@ def walls_cross(model, cavity, u):
     r"""Whether the cavity's deformed wall loop crosses itself (a wall passed through
     another): the walls would be in contact, which is not modelled.
 
-    The loop is checked as a closed polyline (:func:`polyline_crosses`): straight edges
-    as they are, each quadratic edge as four chords through its nodes and quarter
-    points (a crossing shallower than the chords' sag, ``~|x''| h^2 / 128`` on an edge
-    of length ``h``, is missed).  Neither an inverted element nor a negative volume is
-    needed for it: a top wall drawn through a side wall leaves both intact.
+    Straight edges are checked as a closed polyline (:func:`polyline_crosses`).
+    Quadratic edges are checked as the curves they are (Bezier pieces subdivided while
+    their control hulls overlap, to 1e-6 of an edge's length from their chords): two walls meeting at a cavity
+    corner whose angle has closed can cross again a few per cent along both edges, which
+    chords through the quarter points miss.  Neither an inverted element nor a negative
+    volume is needed for a crossing: a top wall drawn through a side wall leaves both
+    intact.
 
     Examples
     --------
@@ -530,4 +609,6 @@ def walls_cross(model, cavity, u):
     """
     _check(model, cavity)
     u = check_u(model, u)
-    return polyline_crosses(_polyline(model, cavity, u))
+    if cavity.edges.shape[1] == 2:
+        return polyline_crosses(_polyline(model, cavity, u))
+    return _curved_loop_crosses(_bezier(model, cavity, u))
