@@ -616,6 +616,15 @@ def test_extreme_but_legal_inputs():
     assert C.step_limit(0.0, 0.0) == math.inf
     # critical damping 2 sqrt(k rho) where k rho overflows (sweep): was inf
     assert math.isclose(C.make_penalty(1e300, line_density=1e10).damping, 2e155, rel_tol=1e-14)
+    # kinetic friction at a slip speed whose square overflows (sweep): was (-0, -0)
+    pen = C.make_penalty(slip_speed=1e-3)
+    for u in (1e200, -1e300, 1.7e308):
+        f_t, f_l = C.friction_force(FR, pen, 2.0, [u, u, 0.0], [0.0, u, u])
+        mu_t = 0.4 if u > 0 else 0.2                     # kinetic forward / backward
+        assert np.allclose(f_t, [-2 * mu_t * np.sign(u), -2 * mu_t * np.sign(u) / np.sqrt(2), 0.0],
+                           rtol=1e-14, atol=0.0)
+        assert np.allclose(f_l, [0.0, -2 * 0.2 * np.sign(u) / np.sqrt(2), -2 * 0.2 * np.sign(u)],
+                           rtol=1e-14, atol=0.0)
 
 
 @pytest.mark.parametrize("kernels", [False, True])
