@@ -733,13 +733,20 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
     _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
     f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
-    big = np.maximum(np.abs(u_t), np.abs(u_l))
-    if np.any(big > 1e150) and penalty.slip_speed < 1e140:
-        # s^2 would overflow; far above 1.1 eps the law sees only the direction of the
-        # slip, so shrink (u_t, u_l) by a power of two (exact) to |u| <= 1e150
-        k = np.where(big > 1e150, np.exp2(-np.ceil(np.log2(np.maximum(big, 1.0) / 1e150))), 1.0)
-        u_t, u_l = u_t * k, u_l * k
+    u_t, u_l, _ = _shrink(penalty, u_t, u_l)
     return _friction_force(friction, penalty, f_n, u_t, u_l)
+
+
+def _shrink(penalty, u_t, u_l):
+    """Slip velocities whose square would overflow (|u| > 1e150) shrunk by a power of two
+    ``k`` (exact) to |u| <= 1e150: ``(k u_t, k u_l, k)``, k = 1 elsewhere.  Far above
+    1.1 eps the friction force depends on the slip's direction only, and its derivative
+    in u is k times the derivative at k u."""
+    big = np.maximum(np.abs(u_t), np.abs(u_l))
+    if not (np.any(big > 1e150) and penalty.slip_speed < 1e140):
+        return u_t, u_l, 1.0
+    k = np.where(big > 1e150, np.exp2(-np.ceil(np.log2(np.maximum(big, 1.0) / 1e150))), 1.0)
+    return u_t * k, u_l * k, k
 
 
 def _friction_force(friction, penalty, f_n, u_t, u_l):
@@ -763,6 +770,7 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
     _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
     f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
+    u_t, u_l, shrink = _shrink(penalty, u_t, u_l)      # J(u) = k J(k u) where |u| > 1e150
     eps = penalty.slip_speed
     s = np.sqrt(u_t * u_t + u_l * u_l)
     mu_t, mu_l, _ = _coefficients(friction, eps, u_t, s)
@@ -783,6 +791,8 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
         J[..., i, :] = common[..., None] * ds
         J[..., i, i] += -f_n * mu * inv
     dfn = np.stack([-mu_t * u_t * inv, -mu_l * u_l * inv], axis=-1)
+    if np.ndim(shrink):
+        J = J * np.asarray(shrink)[..., None, None]
     return J, dfn
 
 
