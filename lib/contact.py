@@ -732,7 +732,21 @@ def friction_force(friction, penalty, f_n, u_t, u_l):
     """
     _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
-    return _friction_force(friction, penalty, *_broadcast(f_n=f_n, u_t=u_t, u_l=u_l))
+    f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
+    u_t, u_l, _ = _shrink(penalty, u_t, u_l)
+    return _friction_force(friction, penalty, f_n, u_t, u_l)
+
+
+def _shrink(penalty, u_t, u_l):
+    """Slip velocities whose square would overflow (|u| > 1e150) shrunk by a power of two
+    ``k`` (exact) to |u| <= 1e150: ``(k u_t, k u_l, k)``, k = 1 elsewhere.  Far above
+    1.1 eps the friction force depends on the slip's direction only, and its derivative
+    in u is k times the derivative at k u."""
+    big = np.maximum(np.abs(u_t), np.abs(u_l))
+    if not (np.any(big > 1e150) and penalty.slip_speed < 1e140):
+        return u_t, u_l, 1.0
+    k = np.where(big > 1e150, np.exp2(-np.ceil(np.log2(np.maximum(big, 1.0) / 1e150))), 1.0)
+    return u_t * k, u_l * k, k
 
 
 def _friction_force(friction, penalty, f_n, u_t, u_l):
@@ -756,6 +770,7 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
     _single(friction), _kind(penalty, "penalty", Penalty)
     checks.array(f_n, "f_n", low=0.0)
     f_n, u_t, u_l = _broadcast(f_n=f_n, u_t=u_t, u_l=u_l)
+    u_t, u_l, shrink = _shrink(penalty, u_t, u_l)      # J(u) = k J(k u) where |u| > 1e150
     eps = penalty.slip_speed
     s = np.sqrt(u_t * u_t + u_l * u_l)
     mu_t, mu_l, _ = _coefficients(friction, eps, u_t, s)
@@ -776,6 +791,8 @@ def friction_jacobian(friction, penalty, f_n, u_t, u_l):
         J[..., i, :] = common[..., None] * ds
         J[..., i, i] += -f_n * mu * inv
     dfn = np.stack([-mu_t * u_t * inv, -mu_l * u_l * inv], axis=-1)
+    if np.ndim(shrink):
+        J = J * np.asarray(shrink)[..., None, None]
     return J, dfn
 
 
@@ -1711,7 +1728,7 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
       ``alphas``, radians; gravity tilted, :func:`incline_gravity`); against
       :func:`rolling_energies`;
     * **drop** (``drop=True``): the rod, inclined by ``drop_tilt``, its lower end
-      ``drop_height`` above the plane, falls and comes to rest; at rest every element's
+      ``drop_height`` above the plane (``0 <= drop_tilt < pi/2``), falls and comes to rest; at rest every element's
       contact force is its weight rho A ell g.  The dropped rod alone is damped, at the
       rate ``drop_damping`` (1/s; the undamped shear modes of an elastic rod ring for
       long after the impact); in (a) it rides in the batch, in (b) it runs with the step
@@ -1760,7 +1777,10 @@ def validation_suite(formulation="complementarity", forces=(), alphas=(), drop=F
     for name, value in (("dt", dt), ("drop_dt", drop_dt)):
         if value is not None:
             checks.step_count(value, T, dt_name=name, t_name="time")
-    drop_height, drop_tilt = checks.nonnegative(drop_height, "drop_height"), checks.real(drop_tilt, "drop_tilt")
+    drop_height = checks.nonnegative(drop_height, "drop_height")
+    # the rod rises from its lower end: 0 <= tilt < pi/2 (a negative tilt starts it below
+    # the plane, pi/2 stands it on end)
+    drop_tilt = checks.real(drop_tilt, "drop_tilt", 0.0, math.pi / 2, include_high=False)
     drop_damping = checks.nonnegative(drop_damping, "drop_damping")
     if penalty is not None:
         _kind(penalty, "penalty", Penalty)
@@ -1907,7 +1927,7 @@ def muscle_torque(rod, gait, t, profile=None):
     ((9, 3), 0.0)
     """
     _kind(rod, "rod", FreeRod), _kind(gait, "gait", Gait)
-    t = checks.real(t, "t")
+    t = checks.nonnegative(t, "t")          # the gait starts at t = 0 (ramp t/ramp_up)
     if profile is not None:
         if not (isinstance(profile, tuple) and len(profile) == 2):
             raise ValueError(f"profile must be (beta, s) of the elements, got {checks.show(profile)}")

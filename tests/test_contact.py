@@ -616,6 +616,23 @@ def test_extreme_but_legal_inputs():
     assert C.step_limit(0.0, 0.0) == math.inf
     # critical damping 2 sqrt(k rho) where k rho overflows (sweep): was inf
     assert math.isclose(C.make_penalty(1e300, line_density=1e10).damping, 2e155, rel_tol=1e-14)
+    # kinetic friction at a slip speed whose square overflows (sweep): was (-0, -0)
+    pen = C.make_penalty(slip_speed=1e-3)
+    for u in (1e200, -1e300, 1.7e308):
+        f_t, f_l = C.friction_force(FR, pen, 2.0, [u, u, 0.0], [0.0, u, u])
+        mu_t = 0.4 if u > 0 else 0.2                     # kinetic forward / backward
+        assert np.allclose(f_t, [-2 * mu_t * np.sign(u), -2 * mu_t * np.sign(u) / np.sqrt(2), 0.0],
+                           rtol=1e-14, atol=0.0)
+        assert np.allclose(f_l, [0.0, -2 * 0.2 * np.sign(u) / np.sqrt(2), -2 * 0.2 * np.sign(u)],
+                           rtol=1e-14, atol=0.0)
+        # and its derivatives: d f / d f_n is -mu u/|u|, d f_t / d u_l = f_n mu u_t u_l/|u|^3
+        J, dfn = C.friction_jacobian(FR, pen, 2.0, [u, u], [0.0, u])
+        assert np.allclose(dfn[0], [-mu_t * np.sign(u), 0.0], rtol=1e-14, atol=0.0)
+        assert np.allclose(dfn[1], [-mu_t * np.sign(u) / np.sqrt(2), -0.2 * np.sign(u) / np.sqrt(2)],
+                           rtol=1e-14, atol=0.0)
+        # u_t = u_l = u: f_n mu u^2 / (2 sqrt 2 |u|)^3 ... = f_n mu / (2 sqrt 2 |u|), written so
+        # that 2 sqrt 2 |u| is not formed (it overflows at u = 1.7e308)
+        assert math.isclose(J[1, 0, 1], 2.0 * mu_t / (2.0 * math.sqrt(2.0)) / abs(u), rel_tol=1e-13)
 
 
 @pytest.mark.parametrize("kernels", [False, True])

@@ -276,7 +276,10 @@ CALLS = [
           "time": positive(skip=("None",)), "penalty": model(wrong=_friction, skip=("None",)),
           "friction": Kind(dict(model(wrong=_penalty, skip=("None",)).cases, batched=_BATCHED)),
           "youngs_modulus": positive(),
-          "drop_height": nonnegative(), "drop_tilt": real(), "drop_damping": nonnegative(),
+          "drop_height": nonnegative(),
+          "drop_tilt": Kind(dict(real().cases, negative=lambda v: -0.1,    # starts below the
+                                 vertical=lambda v: np.pi / 2)),          # plane / on end
+          "drop_damping": nonnegative(),
           "drop_dt": Kind(dict(positive(skip=("None",)).cases, not_whole=lambda v: 0.1)),
           # keywords passed on to the simulation: an unknown one, or one the suite sets
           # itself, is a ValueError naming it, not a TypeError (audit F12)
@@ -299,7 +302,8 @@ CALLS = [
           "froude": positive()}),
     Call("contact.muscle_torque", C.muscle_torque,
          lambda: ((C.snake_rod(4), C.snake_gait(), 0.7), {}),
-         {"rod": _ROD(0), "gait": model(position=1, wrong=_friction), "t": real(position=2)}),
+         {"rod": _ROD(0), "gait": model(position=1, wrong=_friction),
+          "t": nonnegative(position=2)}),                       # before the gait starts
     Call("contact.snake_rod", C.snake_rod, lambda: ((), dict(N=4, inertia_scale=10.0)),
          {"N": integer(low=2), "inertia_scale": positive()}),
     Call("contact.snake", C.snake,
