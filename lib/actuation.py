@@ -1984,6 +1984,9 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
 
     Raises
     ------
+    ValueError
+        Naming the argument: ``tensions``, ``ramp_time``, ``rho_inf``, ``every``; ``t_end``
+        not a whole number of steps, or ``dt`` so small that ``t_end / dt`` overflows.
     ActuationSolveError
         (a :class:`~lib.core.errors.SolveError`) naming the step and time of a failed solve.
 
@@ -2238,7 +2241,9 @@ def _chain(tau_m, mu, alpha, old):
     with np.errstate(over="ignore"):                  # an overflow is refused below
         lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
         for j in range(alpha.size):
-            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+            # a slack segment (tau_j = 0) bounds the next to 0, not to 0 e^(mu alpha) = 0 inf
+            up = tau[j] * hi[j] if tau[j] > 0.0 else 0.0
+            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), up)
     if not np.all(np.isfinite(tau)):
         raise ValueError(f"mu must keep the tensions tau_m e^(mu theta) finite, got mu = "
                          f"{mu!r}: they overflow at a total wrap of "

@@ -704,3 +704,10 @@ def test_inverse_refuses_pressure_bounds_without_chambers():
     for kw in (dict(pressure_min=-1.0), dict(pressure_min=0.0), dict(pressure_max=1.0)):
         with pytest.raises(ValueError, match=rf"\b{next(iter(kw))}\b.*without chambers"):
             ac.inverse(r, [t], (0.9, 0.2), tau_max=10.0, **kw)
+
+
+def test_ramp_response_names_dt_when_the_step_count_overflows():
+    # t_end / dt = 1e300 / 1e-300 is inf: int(round(inf)) raised OverflowError
+    r = rd.make_rod(6)
+    with pytest.raises(ValueError, match=r"^dt must give a countable number of steps"):
+        ac.ramp_response(r, [ac.make_tendon(r, 0.04)], [5.0], 1.0, 1e300, 1e-300)
