@@ -255,6 +255,7 @@ __all__ = [
 _TINY = np.finfo(float).tiny
 _MIN_GAP = 1e-9             # smallest eyelet gap / ell (eyelets are snapped within 5e-10 ell)
 _MAX_CAPSTAN = 700.0        # largest mu theta with e^(mu theta) finite (709.78), rounded down
+_MAX_TARGET = 1e9           # largest |target entry| / L of inverse (1e15 failed in DAQP)
 _MAX_BOUND = 1e100          # largest |pressure bound| of inverse (its rounds square the box)
 
 
@@ -1522,7 +1523,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     rod : lib.rod.Rod
     tendons : sequence of Tendon
     target : (x, y) or (x, y, theta)
-        Tip position, optionally angle (its error is weighted by L).
+        Tip position, optionally angle (its error is weighted by L); each entry (the angle
+        times L) at most ``1e9 L`` in magnitude.
     tau_max : float or (m,)
         Largest tension of each tendon (> 0, finite).
     tau_min : float or (m,)
@@ -1564,7 +1566,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ------
     ValueError
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
-        non-finite ``target`` or one of the wrong length, a NaN start state ``q0``;
+        non-finite ``target``, one of the wrong length or beyond ``1e9 L``, a NaN start state ``q0``;
         non-finite ``pressure_min`` / ``pressure_max`` or one beyond ``1e100`` in magnitude
         (the rounds scale by the box and square it), ``pressure_max < pressure_min``,
         ``pressure_max`` missing with chambers, ``pressure_max`` or ``pressure_min``
@@ -1636,6 +1638,12 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     maxiter = checks.integer(maxiter, "maxiter", low=1)
     n_sweep = _SWEEP.get(m + nc, 0) if sweep is None else checks.integer(sweep, "sweep", low=0)
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
+    far = np.abs(wts * ystar) > _MAX_TARGET * rod.L
+    if np.any(far):
+        i = int(np.argmax(far))
+        raise ValueError(f"target must lie within {_MAX_TARGET:g} L = {_MAX_TARGET * rod.L:.3g} "
+                         f"of the clamp (the angle scaled by L; beyond it the rounds' QP fails "
+                         f"on the scale), got {float(ystar[i])!r} at index {i}")
     tau0 = np.zeros(m) if tensions0 is None else (
         _check_tendons(rod, tendons, tensions0, "tensions0")[1] if m else
         checks.array(tensions0, "tensions0", shape=(0,)))

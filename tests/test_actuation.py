@@ -711,3 +711,17 @@ def test_ramp_response_names_dt_when_the_step_count_overflows():
     r = rd.make_rod(6)
     with pytest.raises(ValueError, match=r"^dt must give a countable number of steps"):
         ac.ramp_response(r, [ac.make_tendon(r, 0.04)], [5.0], 1.0, 1e300, 1e-300)
+
+
+def test_inverse_names_a_target_too_far_for_its_rounds():
+    # a target 1e15 L away failed inside DAQP ('qp_solve (DAQP): infeasible', not saying
+    # how far the search got); within 1e9 L the nearest reachable tip is found
+    r = rd.make_rod(6)
+    up, down = ac.make_tendon(r, 0.04), ac.make_tendon(r, -0.04)
+    with pytest.raises(ValueError, match=r"^target must lie within 1e\+09 L"):
+        ac.inverse(r, [up], [0.5, 1e15], 10.0)
+    with pytest.raises(ValueError, match=r"^target must lie within 1e\+09 L"):
+        ac.inverse(r, [up, down], [0.5, 0.1, 1e300], 10.0)
+    far = ac.inverse(r, [up, down], [0.5, 1e9], 10.0)             # legal, extreme
+    assert far.tensions.tolist() == [10.0, 0.0] and not far.reachable
+    assert far.distance == pytest.approx(1e9 - far.tip[1], rel=1e-12)
