@@ -2048,7 +2048,13 @@ def _check_eyelets(model, eyelets, name="eyelets"):
     if e.size < 2 or np.any(e != np.round(e)):
         raise ValueError(f"{name} must list at least two node numbers (integers in "
                          f"0..{n_nodes - 1}), got {checks.show(eyelets)}")
-    return e.astype(np.int64)
+    e = e.astype(np.int64)
+    if np.any(e[1:] == e[:-1]):                 # a zero-length segment: no direction
+        i = int(np.flatnonzero(e[1:] == e[:-1])[0])
+        raise ValueError(f"{name} must not repeat a node in consecutive places (the segment "
+                         f"between them has no length), got node {e[i]} at {i} and {i + 1} in "
+                         f"{checks.show(eyelets)}")
+    return e
 
 
 def _cable_args(model, eyelets, u):
@@ -2061,6 +2067,13 @@ def cable_length(model, eyelets, u):
     ``x = X + u`` at the eyelet nodes (frictionless, straight between them): the FEM
     counterpart of :func:`tendon_length`.  At ``u = 0`` its gradient is minus
     :func:`lib.fem.cable_row`.
+
+    Raises
+    ------
+    ValueError
+        Naming ``eyelets`` (fewer than two node numbers, one not a node, or a node repeated
+        in consecutive places), ``model`` or ``u`` (wrong length, NaN, or one that makes
+        two consecutive eyelets coincide).
 
     Examples
     --------

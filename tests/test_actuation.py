@@ -725,3 +725,16 @@ def test_inverse_names_a_target_too_far_for_its_rounds():
     far = ac.inverse(r, [up, down], [0.5, 1e9], 10.0)             # legal, extreme
     assert far.tensions.tolist() == [10.0, 0.0] and not far.reachable
     assert far.distance == pytest.approx(1e9 - far.tip[1], rel=1e-12)
+
+
+def test_cable_eyelets_repeating_a_node_are_named():
+    # a node twice in a row is a zero-length segment: the length passed (1.0) and its
+    # gradient blamed u ('u makes two consecutive eyelets coincide')
+    m = fem.cantilever(4, 1, "T3", slenderness=4.0)
+    u = np.zeros(m.n_dofs)
+    for f in (ac.cable_length, ac.cable_gradient, ac.cable_hessian):
+        with pytest.raises(ValueError, match="^eyelets must not repeat a node in consecutive"):
+            f(m, [1, 3, 3, 5], u)
+    with pytest.raises(ValueError, match="^cables must not repeat a node in consecutive"):
+        ac.cable_static(m, [[1, 3, 3, 5]], [0.1])
+    assert ac.cable_length(m, [1, 3, 1], u) == pytest.approx(2.0)    # back and forth: legal
