@@ -255,6 +255,7 @@ __all__ = [
 _TINY = np.finfo(float).tiny
 _MIN_GAP = 1e-9             # smallest eyelet gap / ell (eyelets are snapped within 5e-10 ell)
 _MAX_CAPSTAN = 700.0        # largest mu theta with e^(mu theta) finite (709.78), rounded down
+_MAX_TARGET = 1e9           # largest |target entry| / L of inverse (1e15 failed in DAQP)
 _MAX_BOUND = 1e100          # largest |pressure bound| of inverse (its rounds square the box)
 
 
@@ -1522,7 +1523,8 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     rod : lib.rod.Rod
     tendons : sequence of Tendon
     target : (x, y) or (x, y, theta)
-        Tip position, optionally angle (its error is weighted by L).
+        Tip position, optionally angle (its error is weighted by L); each entry (the angle
+        times L) at most ``1e9 L`` in magnitude.
     tau_max : float or (m,)
         Largest tension of each tendon (> 0, finite).
     tau_min : float or (m,)
@@ -1564,7 +1566,7 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     ------
     ValueError
         Negative / non-finite ``tau_min`` or ``tau_max``, ``tau_max < tau_min``, a
-        non-finite ``target`` or one of the wrong length, a NaN start state ``q0``;
+        non-finite ``target``, one of the wrong length or beyond ``1e9 L``, a NaN start state ``q0``;
         non-finite ``pressure_min`` / ``pressure_max`` or one beyond ``1e100`` in magnitude
         (the rounds scale by the box and square it), ``pressure_max < pressure_min``,
         ``pressure_max`` missing with chambers, ``pressure_max`` or ``pressure_min``
@@ -1636,6 +1638,12 @@ def inverse(rod, tendons, target, tau_max, tau_min=0.0, tol=1e-10, reach_tol=1e-
     maxiter = checks.integer(maxiter, "maxiter", low=1)
     n_sweep = _SWEEP.get(m + nc, 0) if sweep is None else checks.integer(sweep, "sweep", low=0)
     wts = np.array([1.0, 1.0, rod.L])[: ystar.size]
+    far = np.abs(wts * ystar) > _MAX_TARGET * rod.L
+    if np.any(far):
+        i = int(np.argmax(far))
+        raise ValueError(f"target must lie within {_MAX_TARGET:g} L = {_MAX_TARGET * rod.L:.3g} "
+                         f"of the clamp (the angle scaled by L; beyond it the rounds' QP fails "
+                         f"on the scale), got {float(ystar[i])!r} at index {i}")
     tau0 = np.zeros(m) if tensions0 is None else (
         _check_tendons(rod, tendons, tensions0, "tensions0")[1] if m else
         checks.array(tensions0, "tensions0", shape=(0,)))
@@ -1984,6 +1992,9 @@ def ramp_response(rod, tendons, tensions, ramp_time, t_end, dt, rho_inf=0.8, eve
 
     Raises
     ------
+    ValueError
+        Naming the argument: ``tensions``, ``ramp_time``, ``rho_inf``, ``every``; ``t_end``
+        not a whole number of steps, or ``dt`` so small that ``t_end / dt`` overflows.
     ActuationSolveError
         (a :class:`~lib.core.errors.SolveError`) naming the step and time of a failed solve.
 
@@ -2037,7 +2048,13 @@ def _check_eyelets(model, eyelets, name="eyelets"):
     if e.size < 2 or np.any(e != np.round(e)):
         raise ValueError(f"{name} must list at least two node numbers (integers in "
                          f"0..{n_nodes - 1}), got {checks.show(eyelets)}")
-    return e.astype(np.int64)
+    e = e.astype(np.int64)
+    if np.any(e[1:] == e[:-1]):                 # a zero-length segment: no direction
+        i = int(np.flatnonzero(e[1:] == e[:-1])[0])
+        raise ValueError(f"{name} must not repeat a node in consecutive places (the segment "
+                         f"between them has no length), got node {e[i]} at {i} and {i + 1} in "
+                         f"{checks.show(eyelets)}")
+    return e
 
 
 def _cable_args(model, eyelets, u):
@@ -2050,6 +2067,13 @@ def cable_length(model, eyelets, u):
     ``x = X + u`` at the eyelet nodes (frictionless, straight between them): the FEM
     counterpart of :func:`tendon_length`.  At ``u = 0`` its gradient is minus
     :func:`lib.fem.cable_row`.
+
+    Raises
+    ------
+    ValueError
+        Naming ``eyelets`` (fewer than two node numbers, one not a node, or a node repeated
+        in consecutive places), ``model`` or ``u`` (wrong length, NaN, or one that makes
+        two consecutive eyelets coincide).
 
     Examples
     --------
@@ -2238,7 +2262,9 @@ def _chain(tau_m, mu, alpha, old):
     with np.errstate(over="ignore"):                  # an overflow is refused below
         lo, hi = np.exp(-mu * alpha), np.exp(mu * alpha)
         for j in range(alpha.size):
-            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), tau[j] * hi[j])
+            # a slack segment (tau_j = 0) bounds the next to 0, not to 0 e^(mu alpha) = 0 inf
+            up = tau[j] * hi[j] if tau[j] > 0.0 else 0.0
+            tau[j + 1] = min(max(old[j + 1], tau[j] * lo[j]), up)
     if not np.all(np.isfinite(tau)):
         raise ValueError(f"mu must keep the tensions tau_m e^(mu theta) finite, got mu = "
                          f"{mu!r}: they overflow at a total wrap of "

@@ -146,6 +146,21 @@ class Arm:
         return self.model.free if self.body is None else self.body.free
 
 
+def _arm_mesh(nx, ny, cavities, element, length, height):
+    """:func:`cavity_mesh`; with the default cavities a ``length`` / ``height`` they do not
+    fit is named (the PNEUNET boxes are fixed: the arm's size is the argument at fault)."""
+    try:
+        return cavity_mesh(nx, ny, cavities, element, length, height)
+    except ValueError as e:
+        if cavities is not PNEUNET or not str(e).startswith("cavities"):
+            raise
+        for name, value, default in (("length", length, 6.0), ("height", height, 1.0)):
+            if checks.real(value, name) != default:
+                raise ValueError(f"{name} must fit the default cavities PNEUNET (or give "
+                                 f"cavities for this arm), got {value!r}: {e}") from None
+        raise
+
+
 def make_arm(nx=24, ny=4, element="T6", cavities=PNEUNET, length=6.0, height=1.0, E=1.0,
              nu=0.3, material=None):
     """The arm ``[0, length] x [-height/2, height/2]`` with closed ``cavities``, clamped at X = 0.
@@ -164,6 +179,13 @@ def make_arm(nx=24, ny=4, element="T6", cavities=PNEUNET, length=6.0, height=1.0
         Taylor-Hood u-p element, locking-free as ``nu -> 0.5``); ``E`` and ``nu`` are then
         not used (the material has its own).
 
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``cavities`` not closed, off the grid lines or narrower than
+        a cell (``length`` / ``height`` when the default cavities do not fit an arm of that
+        size), ``nx``, ``ny``, ``element``, ``E``, ``nu`` or ``material``.
+
     Examples
     --------
     >>> arm = make_arm(24, 4, "T6")
@@ -175,15 +197,15 @@ def make_arm(nx=24, ny=4, element="T6", cavities=PNEUNET, length=6.0, height=1.0
     """
     if material is None:
         checks.choice(element, "element", ("T3", "T6"))
-        mesh = cavity_mesh(nx, ny, cavities, element, length, height)
+        mesh = _arm_mesh(nx, ny, cavities, element, length, height)
         model = fem.make_model(mesh, E=E, nu=nu, fixed=clamped_dofs(mesh))
         body = None
     else:
         checks.kind(material, "material", inc.Material, "a hyperelastic material (lib."
                     "incompressible.Material, made by neo_hookean, yeoh, ...) or None")
         checks.choice(element, "element", inc.FORMULATIONS)
-        mesh = cavity_mesh(nx, ny, cavities, "T3" if element in ("T3", "P1P0") else "T6",
-                           length, height)
+        mesh = _arm_mesh(nx, ny, cavities, "T3" if element in ("T3", "P1P0") else "T6",
+                         length, height)
         body = inc.make_body(mesh, material, element, fixed=clamped_dofs(mesh))
         model = body.geom
     cavs = tuple(make_cavity(model, k) for k in range(len(mesh.loops)))
@@ -256,8 +278,20 @@ def _solid_hessian(arm, u):
     return fem.hessian(arm.model, u) if arm.body is None else inc.hessian(arm.body, u)
 
 
+def _finite_volumes(arm, u, name="u"):
+    """The volumes of a state given by the caller: one whose ``x . C x`` overflows (a
+    finite but huge ``u``) is a ValueError naming ``name``, not a NaN returned."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        V = _volumes(arm, u)
+    if not np.all(np.isfinite(V)):
+        raise ValueError(f"{name} must keep the wall positions' products within floating "
+                         f"point (the volume overflows), got max |{name}| = "
+                         f"{np.abs(u).max():.3g}")
+    return V
+
+
 def _positive_volumes(arm, u, name="u"):
-    V = _volumes(arm, u)
+    V = _finite_volumes(arm, u, name)
     if np.any(V <= 0):
         k = int(np.argmin(V))
         raise ValueError(f"{name} collapses cavity {k} (volume {V[k]:.3e} <= 0): the gas law "
@@ -330,13 +364,26 @@ def _sum_C(arm, p):
 def energy(arm, u, pressure):
     r"""``Pi(u) = W(u) - sum_k p_k V_k(u)``: stored energy minus the pressure's potential.
 
+    Raises
+    ------
+    ValueError
+        Naming ``arm``, ``pressure`` or ``u`` (wrong length, not finite, or so large that
+        the volumes or the energy overflow).
+
     >>> arm = make_arm(24, 4, "T3")
     >>> round(energy(arm, np.zeros(arm.n_dofs), 0.1), 12)        # -0.1 x 5 x 0.125
     -0.0625
     """
     _check_arm(arm)
     u, p = _u(arm, u), _per_cavity(arm, pressure, "pressure")
-    return _solid_energy(arm, u) - float(p @ _volumes(arm, u))
+    V = _finite_volumes(arm, u)
+    with np.errstate(over="ignore", invalid="ignore"):
+        Pi = _solid_energy(arm, u) - float(p @ V)
+    if not np.isfinite(Pi):
+        raise ValueError(f"u and pressure must keep the energy within floating point (it "
+                         f"overflows), got max |u| = {np.abs(u).max():.3g} with pressure "
+                         f"{p.tolist()}")
+    return Pi
 
 
 def gradient(arm, u, pressure):
@@ -465,7 +512,8 @@ def volume_residual(arm, z, volumes):
     r"""``[f_int(u) - sum_k p_k C_k x, -(V(u) - volumes)]`` at ``z = [u, p]``: the gradient
     of the Lagrangian ``W - sum_k p_k (V_k - Vbar_k)`` (its ``p`` rows negated).
 
-    ``volumes`` > 0 (a number or one per cavity).
+    ``volumes`` > 0 (a number or one per cavity).  A ``z`` whose volumes overflow is a
+    ValueError naming ``z``.
 
     >>> arm = make_arm(24, 4, "T3")
     >>> r = volume_residual(arm, np.zeros(arm.n_dofs + 5), 0.13)
@@ -475,7 +523,7 @@ def volume_residual(arm, z, volumes):
     _check_arm(arm)
     u, p = _split(arm, z)
     Vbar = _per_cavity(arm, volumes, "volumes", positive=True)
-    return np.concatenate([_gradient(arm, u, p), Vbar - _volumes(arm, u)])
+    return np.concatenate([_gradient(arm, u, p), Vbar - _finite_volumes(arm, u, "z")])
 
 
 def volume_jacobian(arm, z):

@@ -704,3 +704,37 @@ def test_inverse_refuses_pressure_bounds_without_chambers():
     for kw in (dict(pressure_min=-1.0), dict(pressure_min=0.0), dict(pressure_max=1.0)):
         with pytest.raises(ValueError, match=rf"\b{next(iter(kw))}\b.*without chambers"):
             ac.inverse(r, [t], (0.9, 0.2), tau_max=10.0, **kw)
+
+
+def test_ramp_response_names_dt_when_the_step_count_overflows():
+    # t_end / dt = 1e300 / 1e-300 is inf: int(round(inf)) raised OverflowError
+    r = rd.make_rod(6)
+    with pytest.raises(ValueError, match=r"^dt must give a countable number of steps"):
+        ac.ramp_response(r, [ac.make_tendon(r, 0.04)], [5.0], 1.0, 1e300, 1e-300)
+
+
+def test_inverse_names_a_target_too_far_for_its_rounds():
+    # a target 1e15 L away failed inside DAQP ('qp_solve (DAQP): infeasible', not saying
+    # how far the search got); within 1e9 L the nearest reachable tip is found
+    r = rd.make_rod(6)
+    up, down = ac.make_tendon(r, 0.04), ac.make_tendon(r, -0.04)
+    with pytest.raises(ValueError, match=r"^target must lie within 1e\+09 L"):
+        ac.inverse(r, [up], [0.5, 1e15], 10.0)
+    with pytest.raises(ValueError, match=r"^target must lie within 1e\+09 L"):
+        ac.inverse(r, [up, down], [0.5, 0.1, 1e300], 10.0)
+    far = ac.inverse(r, [up, down], [0.5, 1e9], 10.0)             # legal, extreme
+    assert far.tensions.tolist() == [10.0, 0.0] and not far.reachable
+    assert far.distance == pytest.approx(1e9 - far.tip[1], rel=1e-12)
+
+
+def test_cable_eyelets_repeating_a_node_are_named():
+    # a node twice in a row is a zero-length segment: the length passed (1.0) and its
+    # gradient blamed u ('u makes two consecutive eyelets coincide')
+    m = fem.cantilever(4, 1, "T3", slenderness=4.0)
+    u = np.zeros(m.n_dofs)
+    for f in (ac.cable_length, ac.cable_gradient, ac.cable_hessian):
+        with pytest.raises(ValueError, match="^eyelets must not repeat a node in consecutive"):
+            f(m, [1, 3, 3, 5], u)
+    with pytest.raises(ValueError, match="^cables must not repeat a node in consecutive"):
+        ac.cable_static(m, [[1, 3, 3, 5]], [0.1])
+    assert ac.cable_length(m, [1, 3, 1], u) == pytest.approx(2.0)    # back and forth: legal

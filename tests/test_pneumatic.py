@@ -1,5 +1,7 @@
 """Closed pneumatic cavities (lib.fe.cavity) and the pressure / volume / gas control of the
 arm (lib.pneumatic): each test is named for the property it proves."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -490,3 +492,37 @@ def test_walls_cross_sees_a_crossing_just_past_a_closed_corner(mid_x, crosses):
     assert cv.polyline_crosses(_quadratic_points(x_edges, 400)) is crosses
     assert not cv.polyline_crosses(_quadratic_points(x_edges, 4))      # the old test
     assert cv.walls_cross(s, c, u) is crosses
+
+
+@pytest.mark.parametrize("name, size", [("length", {"length": 1e300}),
+                                        ("height", {"height": 1e300})])
+def test_an_arm_too_large_for_the_default_cavities_names_its_size(name, size):
+    # the PNEUNET boxes snapped onto one grid line of 1e298-wide cells (was: 'cavities[0]
+    # must be a box with x0 < x1', naming the default argument nobody gave)
+    with pytest.raises(ValueError, match=f"^{name} must fit the default cavities PNEUNET"):
+        pn.make_arm(**size)
+    with pytest.raises(ValueError, match=f"^{name} must fit the default cavities PNEUNET"):
+        pn.make_arm(24, 4, "P2P1", material=inc.neo_hookean(1.0, 0.5), **size)
+
+
+def test_a_box_narrower_than_a_cell_or_far_outside_is_named_without_a_cast_warning():
+    with pytest.raises(ValueError, match=r"^cavities\[0\] = .* must span at least one cell"):
+        cv.cavity_mesh(4, 4, [(0.25, 0.5, -0.125, 0.125)], length=1e10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # 1e300 / dy cast to int64 warned before
+        with pytest.raises(ValueError, match=r"^cavities\[0\] = .*: cavity not closed"):
+            cv.cavity_mesh(16, 4, [(1.0, 2.0, -0.25, 2.5e299)], length=4.0)
+
+
+def test_a_state_whose_volumes_overflow_is_named_not_returned_as_nan():
+    arm = pn.make_arm(24, 4, "T3")
+    big = np.full(arm.n_dofs, 1e200)             # a rigid shift: x . C x overflows (was NaN)
+    with pytest.raises(ValueError, match="^u must keep the wall positions"):
+        pn.energy(arm, big, 1.0)
+    with pytest.raises(ValueError, match="^u must keep the wall positions"):
+        pn.gas_pressure(arm, big, 0.15)
+    with pytest.raises(ValueError, match="^z must keep the wall positions"):
+        pn.volume_residual(arm, np.concatenate([big, np.zeros(arm.n_cavities)]), 0.13)
+    # a large representable shift keeps them (translation invariance)
+    shift = np.full(arm.n_dofs, 1e3)
+    assert pn.energy(arm, shift, 0.1) == pytest.approx(-0.0625, rel=1e-9)

@@ -1,5 +1,7 @@
 """Tendons as they are (issue 27): capstan friction at the eyelets with stick-slip,
 displacement-controlled cables with slack and a series spring.  Properties, not snapshots."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -348,3 +350,15 @@ def test_friction_solvers_refuse_a_mu_whose_capstan_factor_overflows():
     t = ac.make_tendon(r, 0.02)
     with pytest.raises(ValueError, match=r"^mu must keep the tensions tau_m e\^\(mu theta\)"):
         ac.friction_static(r, t, 5.0, 1e5, "unloading")
+
+
+def test_a_slack_segment_under_an_overflowing_capstan_factor_stays_slack():
+    # loading with mu = 1e300: e^(mu alpha) = inf past the first bend, and a slack segment's
+    # upper bound was 0 * inf = NaN (a RuntimeWarning; min(old, NaN) kept old only by the
+    # argument order).  Stuck from slack, no tension passes the first eyelet.
+    r = rd.make_rod(6)
+    t = ac.make_tendon(r, 0.04)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        q, tau = ac.friction_static(r, t, 1.0, 1e300)
+    assert np.all(np.isfinite(q)) and tau[0] == 1.0 and np.all(tau[1:] == 0.0)

@@ -544,6 +544,9 @@ def step_count(dt, t_end, *, dt_name="dt", t_name="t_end", rtol=1e-9):
     """
     dt = positive(dt, dt_name)
     t_end = positive(t_end, t_name)
+    if not np.isfinite(t_end / dt):
+        raise ValueError(f"{dt_name} must give a countable number of steps over {t_name} = "
+                         f"{t_end!r}, got {dt!r} ({t_name} / {dt_name} overflows)")
     n = int(round(t_end / dt))
     if n < 1 or abs(n * dt - t_end) > rtol * t_end:
         raise ValueError(f"{t_name} = {t_end!r} must be a whole number of steps {dt_name} = "

@@ -120,11 +120,22 @@ def _cell_boxes(cavities, nx, ny, length, height):
     if c.shape[0] == 0:
         raise ValueError("cavities must hold at least one box (x0, x1, y0, y1), got none")
     dx, dy = length / nx, height / ny
+    for k in range(c.shape[0]):            # outside the rectangle: no cell index to cast
+        if not (0.0 < c[k, 0] and c[k, 1] < length and -height / 2 < c[k, 2]
+                and c[k, 3] < height / 2):
+            box = "(" + ", ".join(f"{v:.4g}" for v in c[k]) + ")"
+            raise ValueError(f"cavities[{k}] = {box}: cavity not closed (it reaches the outer "
+                             "boundary; leave at least one cell of wall)")
     idx = np.column_stack([c[:, 0] / dx, c[:, 1] / dx, (c[:, 2] + height / 2) / dy,
                            (c[:, 3] + height / 2) / dy])
     cells = np.rint(idx).astype(np.int64)
     for k in range(c.shape[0]):
         box = "(" + ", ".join(f"{v:.4g}" for v in c[k]) + ")"
+        if c[k, 0] < c[k, 1] and c[k, 2] < c[k, 3] and (cells[k, 0] == cells[k, 1]
+                                                        or cells[k, 2] == cells[k, 3]):
+            raise ValueError(f"cavities[{k}] = {box} must span at least one cell (cells of "
+                             f"{dx:.6g} x {dy:.6g}: length / nx by height / ny), not snap "
+                             f"onto a grid line")
         if not np.allclose(idx[k], cells[k], rtol=0, atol=1e-9 * max(nx, ny)):
             raise ValueError(f"cavities[{k}] = {box} must lie on the grid lines (cells of "
                              f"{dx:.6g} x {dy:.6g})")
@@ -382,12 +393,14 @@ def cavity_volume(model, cavity, u, method="boundary"):
     """
     _check(model, cavity)
     u = check_u(model, u)
-    if checks.choice(method, "method", METHODS) == "boundary":
-        V = _boundary_volume(model, cavity, u)
-    else:
-        x = _positions(model, u)
-        V = _loop_area(x, cavity.ring_edges) - float(
-            _element_areas(model.mesh, x, cavity.ring).sum())
+    boundary = checks.choice(method, "method", METHODS) == "boundary"
+    with np.errstate(over="ignore", invalid="ignore"):     # an overflow is refused below
+        if boundary:
+            V = _boundary_volume(model, cavity, u)
+        else:
+            x = _positions(model, u)
+            V = _loop_area(x, cavity.ring_edges) - float(
+                _element_areas(model.mesh, x, cavity.ring).sum())
     if not np.isfinite(V):
         raise ValueError(f"u must keep the wall positions' products within floating point "
                          f"(the volume overflows), got max |u| = {np.abs(u).max():.3g}")
