@@ -120,17 +120,16 @@ def _cell_boxes(cavities, nx, ny, length, height):
     if c.shape[0] == 0:
         raise ValueError("cavities must hold at least one box (x0, x1, y0, y1), got none")
     dx, dy = length / nx, height / ny
-    for k in range(c.shape[0]):            # outside the rectangle: no cell index to cast
+    boxes = ["(" + ", ".join(f"{v:.4g}" for v in row) + ")" for row in c]
+    for k, box in enumerate(boxes):       # outside the rectangle: no cell index to cast
         if not (0.0 < c[k, 0] and c[k, 1] < length and -height / 2 < c[k, 2]
                 and c[k, 3] < height / 2):
-            box = "(" + ", ".join(f"{v:.4g}" for v in c[k]) + ")"
             raise ValueError(f"cavities[{k}] = {box}: cavity not closed (it reaches the outer "
                              "boundary; leave at least one cell of wall)")
     idx = np.column_stack([c[:, 0] / dx, c[:, 1] / dx, (c[:, 2] + height / 2) / dy,
                            (c[:, 3] + height / 2) / dy])
     cells = np.rint(idx).astype(np.int64)
-    for k in range(c.shape[0]):
-        box = "(" + ", ".join(f"{v:.4g}" for v in c[k]) + ")"
+    for k, box in enumerate(boxes):
         if c[k, 0] < c[k, 1] and c[k, 2] < c[k, 3] and (cells[k, 0] == cells[k, 1]
                                                         or cells[k, 2] == cells[k, 3]):
             raise ValueError(f"cavities[{k}] = {box} must span at least one cell (cells of "
@@ -599,9 +598,9 @@ def walls_cross(model, cavity, u):
 
     Straight edges are checked as a closed polyline (:func:`polyline_crosses`).
     Quadratic edges are checked as the curves they are (Bezier pieces subdivided while
-    their control hulls overlap, to 1e-6 of an edge's length from their chords): two walls meeting at a cavity
-    corner whose angle has closed can cross again a few per cent along both edges, which
-    chords through the quarter points miss.  Neither an inverted element nor a negative
+    their control hulls overlap, to 1e-6 of an edge's length from their chords): two
+    walls meeting at a cavity corner whose angle has closed can cross again a few per
+    cent along both edges, which chords through the quarter points miss.  Neither an inverted element nor a negative
     volume is needed for a crossing: a top wall drawn through a side wall leaves both
     intact.
 
